@@ -1,0 +1,107 @@
+// The service's configuration: one schema over the environment, parsed once at start and frozen.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string | null;
+  readonly adminToken: string | null;
+  /** 32 raw bytes; encrypts webhook signing secrets at rest. */
+  readonly secretKey: Buffer;
+  readonly rateLimitMax: number;
+  readonly rateLimitWindowS: number;
+  readonly webhookRetryScheduleS: readonly number[];
+  readonly webhookPollMs: number;
+  readonly webhookTimeoutMs: number;
+  readonly webhookAllowPrivate: readonly string[];
+  readonly webhookEndpointLimit: number;
+  readonly worker: 'inline' | 'off';
+  readonly logLevel: string;
+}
+
+/** Start-up fails with this: one line naming the variable and what is wrong with it. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function scheduleVar(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name] ?? fallback;
+  const parts = raw.split(',').map((p) => p.trim());
+  const values = parts.map(Number);
+  if (parts.length === 0 || parts.length > 50 || parts.some((p, i) => p === '' || !Number.isFinite(values[i]) || values[i]! < 0)) {
+    throw new ConfigError(`${name} must be a comma list of 1 to 50 non-negative numbers of seconds, got "${raw}"`);
+  }
+  return values;
+}
+
+function databaseUrlVar(env: Env): string {
+  const url = env.DATABASE_URL?.trim() || 'sqlite:./data/repute.db';
+  if (url.startsWith('sqlite:') || url.startsWith('postgres://') || url.startsWith('postgresql://')) return url;
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
+}
+
+/** Path of the SQLite file named by a sqlite: URL (":memory:" stays as is). */
+export function sqlitePath(databaseUrl: string): string {
+  return databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '') || ':memory:';
+}
+
+function secretKeyVar(env: Env, databaseUrl: string): Buffer {
+  const raw = env.REPUTE_SECRET_KEY?.trim();
+  if (raw) {
+    const key = Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new ConfigError('REPUTE_SECRET_KEY must be 32 bytes, base64-encoded (try: openssl rand -base64 32)');
+    return key;
+  }
+  if (!databaseUrl.startsWith('sqlite:')) {
+    throw new ConfigError('REPUTE_SECRET_KEY is required with a PostgreSQL DATABASE_URL (32 bytes, base64)');
+  }
+  const path = sqlitePath(databaseUrl);
+  if (path === ':memory:') return randomBytes(32);
+  // Embedded mode: keep a generated key beside the database file so a restart can still decrypt.
+  const keyFile = join(dirname(path), 'secret.key');
+  if (existsSync(keyFile)) return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+  mkdirSync(dirname(keyFile), { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(keyFile, key.toString('base64') + '\n', { mode: 0o600 });
+  return key;
+}
+
+function listVar(env: Env, name: string): string[] {
+  return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = databaseUrlVar(env);
+  const worker = env.REPUTE_WORKER?.trim() || 'inline';
+  if (worker !== 'inline' && worker !== 'off') throw new ConfigError(`REPUTE_WORKER must be "inline" or "off", got "${worker}"`);
+  const config: Config = {
+    port: intVar(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    databaseUrl,
+    redisUrl: env.REDIS_URL?.trim() || null,
+    adminToken: env.REPUTE_ADMIN_TOKEN?.trim() || null,
+    secretKey: secretKeyVar(env, databaseUrl),
+    rateLimitMax: intVar(env, 'RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
+    rateLimitWindowS: intVar(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+    webhookRetryScheduleS: scheduleVar(env, 'WEBHOOK_RETRY_SCHEDULE_S', '0,5,300,1800,7200,18000,36000,36000'),
+    webhookPollMs: intVar(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
+    webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1, 600_000),
+    webhookAllowPrivate: listVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookEndpointLimit: intVar(env, 'WEBHOOK_ENDPOINT_LIMIT', 20, 0, 100_000),
+    worker,
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+  };
+  return Object.freeze(config);
+}

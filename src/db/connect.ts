@@ -1,0 +1,57 @@
+// Opens the database named by a DATABASE_URL: SQLite (better-sqlite3) or PostgreSQL (pg), one Kysely type.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { sqlitePath } from '../config.ts';
+import type { DB } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  readonly db: Kysely<DB>;
+  readonly dialect: Dialect;
+  /** The raw better-sqlite3 handle (SQLite only), for hot paths that keep prepared statements. */
+  readonly sqlite: SQLite.Database | null;
+  /** The pg pool (PostgreSQL only). */
+  readonly pool: pg.Pool | null;
+  destroy(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** PostgreSQL only: the schema to work in (tests get one each); created when missing. */
+  schema?: string;
+  poolSize?: number;
+}
+
+// PostgreSQL returns count(*) and other int8 values as strings; our counts fit a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function connect(databaseUrl: string, options: ConnectOptions = {}): Database {
+  if (databaseUrl.startsWith('sqlite:')) return connectSqlite(sqlitePath(databaseUrl));
+  return connectPostgres(databaseUrl, options);
+}
+
+function connectSqlite(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', sqlite, pool: null, destroy: () => db.destroy() };
+}
+
+function connectPostgres(url: string, options: ConnectOptions): Database {
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', sqlite: null, pool, destroy: () => db.destroy() };
+}

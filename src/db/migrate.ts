@@ -1,0 +1,17 @@
+// Runs the migrations under Kysely's migration lock (safe when several instances start at once).
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as initial from './migrations/2026-11-22T1000-initial.ts';
+
+// Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
+const migrations: Record<string, Migration> = {
+  '2026-11-22T1000-initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,282 @@
+// The Database type for Kysely: one interface per table, as the initial migration creates them.
+// Ids and timestamps are ISO/UUID text, booleans 0/1 integers, JSON columns text.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+export interface AccountTable {
+  id: string;
+  name: string;
+  plan_features: string;
+  webhook_endpoint_limit: number | null;
+  created_at: string;
+}
+
+export interface NodeTable {
+  id: string;
+  account_id: string;
+  parent_id: string | null;
+  name: string;
+  type: string;
+  path: string;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  account_id: string;
+  node_id: string;
+  name: string | null;
+  scopes: string;
+  key_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ReviewTable {
+  id: string;
+  account_id: string;
+  node_id: string;
+  platform: string;
+  external_id: string;
+  author: string | null;
+  rating: number | null;
+  rating_normalized: number | null;
+  title: string | null;
+  text: string | null;
+  url: string | null;
+  language: string | null;
+  sentiment: string | null;
+  owner_reply: string | null;
+  replied_at: string | null;
+  reviewed_at: string;
+  is_hidden: number;
+  recommend: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReviewStatsTable {
+  node_id: string;
+  platform: string;
+  reviews: number;
+  rating_count: number;
+  rating_sum: number;
+  normalized_count: number;
+  normalized_sum: number;
+  recommend_count: number;
+  recommend_yes: number;
+  replied: number;
+}
+
+export interface AlertRuleTable {
+  id: string;
+  account_id: string;
+  node_id: string;
+  max_rating: number | null;
+  sentiments: string | null;
+  keywords: string | null;
+  created_at: string;
+}
+
+export interface SurveyTable {
+  id: string;
+  account_id: string;
+  node_id: string;
+  name: string;
+  description: string;
+  status: string;
+  primary_language: string;
+  definition: string;
+  published_definition: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SurveyResponseTable {
+  id: string;
+  account_id: string;
+  survey_id: string;
+  node_id: string;
+  status: string;
+  channel: string;
+  overall_score: number | null;
+  respondent_email: string | null;
+  context: string | null;
+  token: string | null;
+  started_at: string;
+  completed_at: string | null;
+  created_at: string;
+}
+
+export interface SurveyAnswerTable {
+  id: string;
+  response_id: string;
+  question_id: string;
+  question_path: string;
+  question_type: string;
+  value: string;
+  numeric_value: number | null;
+  comment: string | null;
+  answered_at: string;
+}
+
+export interface TopicTable {
+  id: string;
+  account_id: string | null;
+  name: string;
+  language: string | null;
+  parent_label_id: string | null;
+  created_at: string;
+}
+
+export interface MentionTable {
+  id: string;
+  account_id: string;
+  review_id: string;
+  node_id: string;
+  canonical_label_id: string;
+  custom_category_id: string | null;
+  text: string;
+  source_field: string;
+  sentiment: string | null;
+  confidence: number | null;
+  created_at: string;
+}
+
+export interface RecommendationTable {
+  id: string;
+  account_id: string;
+  title: string;
+  body: string;
+  priority: string;
+  impact: string | null;
+  canonical_label_id: string | null;
+  created_at: string;
+}
+
+export interface GuestTable {
+  id: string;
+  account_id: string;
+  property_id: string;
+  email: string;
+  source: string;
+  salutation: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  country_code: string | null;
+  language_code: string | null;
+  custom_fields: string;
+  marketing_consent: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReservationTable {
+  id: string;
+  account_id: string;
+  property_id: string;
+  guest_id: string;
+  external_id: string;
+  status: string;
+  raw_status: string | null;
+  check_in: string | null;
+  check_out: string | null;
+  checked_in_at: string | null;
+  checked_out_at: string | null;
+  channel: string | null;
+  custom_fields: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ErasedGuestTable {
+  property_id: string;
+  fingerprint: string;
+  erased_at: string;
+}
+
+export interface WebhookEndpointTable {
+  id: string;
+  account_id: string;
+  name: string;
+  url: string;
+  events: string;
+  is_active: number;
+  secret_enc: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventTable {
+  id: string;
+  account_id: string;
+  type: string;
+  payload: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  last_status_code: number | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string;
+  lease_until: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface DB {
+  accounts: AccountTable;
+  nodes: NodeTable;
+  api_keys: ApiKeyTable;
+  reviews: ReviewTable;
+  review_stats: ReviewStatsTable;
+  alert_rules: AlertRuleTable;
+  surveys: SurveyTable;
+  survey_responses: SurveyResponseTable;
+  survey_answers: SurveyAnswerTable;
+  topics: TopicTable;
+  mentions: MentionTable;
+  recommendations: RecommendationTable;
+  guests: GuestTable;
+  reservations: ReservationTable;
+  erased_guests: ErasedGuestTable;
+  webhook_endpoints: WebhookEndpointTable;
+  events: EventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+}
+
+export type AccountRow = Selectable<AccountTable>;
+export type NodeRow = Selectable<NodeTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type ReviewRow = Selectable<ReviewTable>;
+export type NewReview = Insertable<ReviewTable>;
+export type ReviewUpdate = Updateable<ReviewTable>;
+export type SurveyRow = Selectable<SurveyTable>;
+export type SurveyResponseRow = Selectable<SurveyResponseTable>;
+export type SurveyAnswerRow = Selectable<SurveyAnswerTable>;
+export type TopicRow = Selectable<TopicTable>;
+export type MentionRow = Selectable<MentionTable>;
+export type RecommendationRow = Selectable<RecommendationTable>;
+export type GuestRow = Selectable<GuestTable>;
+export type ReservationRow = Selectable<ReservationTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+export type EventRow = Selectable<EventTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;

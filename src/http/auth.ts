@@ -1,0 +1,95 @@
+// Bearer-key authentication: key → principal (account, node subtree, scopes, plan), and the checks
+// every public route makes (401 for a bad key, 403 for a missing scope or plan feature).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { AppError } from './errors.ts';
+import { hashKey, looksLikeKey, type Scope } from '../modules/keys/service.ts';
+import { findKeyByHash } from '../modules/keys/repository.ts';
+import { listSubtree } from '../modules/nodes/repository.ts';
+
+export const FEATURES = ['reviews', 'surveys', 'analytics', 'insights', 'nodes', 'guests', 'webhooks'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  nodeId: string;
+  nodeType: string;
+  scopes: string[];
+  features: Set<string>;
+  /** True when the key is bound to the account's root node: its subtree is the whole account. */
+  isAccountRoot: boolean;
+  /** Ids of the key's node and every node below it. */
+  subtree: string[];
+  inSubtree(nodeId: string): boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+/**
+ * Resolved principals are kept briefly so a hot list route costs one query, not three. The admin
+ * API and CLI clear it when keys or nodes change; other instances see a change within the TTL.
+ */
+export class PrincipalCache {
+  private entries = new Map<string, { principal: Principal | null; expires: number }>();
+  constructor(private readonly db: Kysely<DB>, private readonly ttlMs = 2000) {}
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  async resolve(key: string): Promise<Principal | null> {
+    const keyHash = hashKey(key);
+    const cached = this.entries.get(keyHash);
+    if (cached && cached.expires > Date.now()) return cached.principal;
+    const principal = await this.load(keyHash);
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(keyHash, { principal, expires: Date.now() + this.ttlMs });
+    return principal;
+  }
+
+  private async load(keyHash: string): Promise<Principal | null> {
+    const row = await findKeyByHash(this.db, keyHash);
+    if (!row || row.revoked_at !== null) return null;
+    if (!timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(keyHash))) return null;
+    const subtree = (await listSubtree(this.db, row.node_path)).map((n) => n.id);
+    const subtreeSet = new Set(subtree);
+    return {
+      keyId: row.id,
+      accountId: row.account_id,
+      nodeId: row.node_id,
+      nodeType: row.node_type,
+      isAccountRoot: row.node_path.split('/').filter(Boolean).length === 1,
+      scopes: JSON.parse(row.scopes) as string[],
+      features: new Set(JSON.parse(row.plan_features) as string[]),
+      subtree,
+      inSubtree: (nodeId) => subtreeSet.has(nodeId),
+    };
+  }
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/** onRequest hook for a public route: any valid key, plus the scope and plan feature when named. */
+export function requireKey(cache: PrincipalCache, scope: Scope | null, feature: Feature | null): onRequestHookHandler {
+  return async (request) => {
+    const key = bearer(request);
+    if (key === null) throw new AppError(401, 'Authorization header must be "Bearer <API key>"');
+    const principal = looksLikeKey(key) ? await cache.resolve(key) : null;
+    if (principal === null) throw new AppError(401, 'API key is unknown or revoked');
+    if (scope !== null && !principal.scopes.includes(scope)) throw new AppError(403, `API key lacks the ${scope} scope`);
+    if (feature !== null && !principal.features.has(feature)) throw new AppError(403, `the account's plan does not include ${feature}`);
+    request.principal = principal;
+  };
+}

@@ -1,0 +1,25 @@
+// TypeBox schemas of the operator's accounts.
+import { Type, type Static } from 'typebox';
+import { DateTime, Nullable, Uuid } from '../../http/schemas.ts';
+import { FEATURES } from '../../http/auth.ts';
+
+const Feature = Type.Union(FEATURES.map((f) => Type.Literal(f)));
+
+export const Account = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  plan_features: Type.Array(Type.String()),
+  webhook_endpoint_limit: Type.Integer(),
+  created_at: DateTime,
+});
+export type Account = Static<typeof Account>;
+
+export const AccountInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  plan_features: Type.Optional(Nullable(Type.Array(Feature, { uniqueItems: true }))),
+  webhook_endpoint_limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }))),
+}, { additionalProperties: false });
+export type AccountInput = Static<typeof AccountInput>;
+
+export const AccountPatch = Type.Partial(AccountInput, { additionalProperties: false, minProperties: 1 });
+export type AccountPatch = Static<typeof AccountPatch>;

@@ -1,0 +1,43 @@
+// Accounts: created and changed by the operator; the plan decides which features keys may use.
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { AccountRow, DB } from '../../db/schema.ts';
+import { FEATURES } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { isUuid, newId } from '../../lib/ids.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { Account, AccountInput, AccountPatch } from './schemas.ts';
+
+export function toAccount(row: AccountRow, config: Pick<Config, 'webhookEndpointLimit'>): Account {
+  return {
+    id: row.id, name: row.name, plan_features: JSON.parse(row.plan_features) as string[],
+    webhook_endpoint_limit: row.webhook_endpoint_limit ?? config.webhookEndpointLimit, created_at: row.created_at,
+  };
+}
+
+/** The account, or 404: operator routes under /accounts/{id} start here. */
+export async function requireAccount(db: Kysely<DB>, id: string): Promise<AccountRow> {
+  const row = isUuid(id) ? await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw notFound('account');
+  return row;
+}
+
+export async function createAccount(db: Kysely<DB>, input: AccountInput): Promise<AccountRow> {
+  const row: AccountRow = {
+    id: newId(), name: input.name, plan_features: JSON.stringify(input.plan_features ?? FEATURES),
+    webhook_endpoint_limit: input.webhook_endpoint_limit ?? null, created_at: nowIso(),
+  };
+  await db.insertInto('accounts').values(row).execute();
+  return row;
+}
+
+export async function updateAccount(db: Kysely<DB>, id: string, patch: AccountPatch): Promise<AccountRow> {
+  const row = await requireAccount(db, id);
+  const changes = {
+    ...(patch.name != null ? { name: patch.name } : {}),
+    ...(patch.plan_features !== undefined ? { plan_features: JSON.stringify(patch.plan_features ?? FEATURES) } : {}),
+    ...(patch.webhook_endpoint_limit !== undefined ? { webhook_endpoint_limit: patch.webhook_endpoint_limit } : {}),
+  };
+  if (Object.keys(changes).length > 0) await db.updateTable('accounts').set(changes).where('id', '=', id).execute();
+  return { ...row, ...changes };
+}

@@ -1,0 +1,38 @@
+// SQL of API keys: stored only as a SHA-256 hash; looked up by that hash.
+import type { Kysely } from 'kysely';
+import type { ApiKeyRow, DB } from '../../db/schema.ts';
+
+export interface KeyLookup {
+  id: string;
+  account_id: string;
+  node_id: string;
+  scopes: string;
+  key_hash: string;
+  revoked_at: string | null;
+  node_path: string;
+  node_type: string;
+  plan_features: string;
+}
+
+export async function findKeyByHash(db: Kysely<DB>, keyHash: string): Promise<KeyLookup | undefined> {
+  return db.selectFrom('api_keys')
+    .innerJoin('nodes', 'nodes.id', 'api_keys.node_id')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id', 'api_keys.account_id', 'api_keys.node_id', 'api_keys.scopes', 'api_keys.key_hash',
+      'api_keys.revoked_at', 'nodes.path as node_path', 'nodes.type as node_type', 'accounts.plan_features',
+    ])
+    .where('api_keys.key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+export async function insertKey(db: Kysely<DB>, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function revokeKey(db: Kysely<DB>, id: string, at: string): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: at })
+    .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return true;
+  return (await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}

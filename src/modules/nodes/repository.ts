@@ -1,0 +1,22 @@
+// SQL of the node hierarchy. A node's path is "/<root>/…/<id>/"; its subtree is a prefix range on path.
+import type { Kysely } from 'kysely';
+import type { DB, NodeRow } from '../../db/schema.ts';
+
+/** Upper bound of a path prefix range: "~" sorts after every character a path holds. */
+const rangeEnd = (path: string): string => `${path}~`;
+
+export async function findNode(db: Kysely<DB>, id: string): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listSubtree(db: Kysely<DB>, path: string): Promise<NodeRow[]> {
+  return db.selectFrom('nodes').selectAll()
+    .where('path', '>=', path).where('path', '<', rangeEnd(path))
+    .orderBy('path').execute();
+}
+
+export async function insertNode(db: Kysely<DB>, row: NodeRow): Promise<void> {
+  await db.insertInto('nodes').values(row).execute();
+}
+
+export const childPath = (parentPath: string | null, id: string): string => `${parentPath ?? '/'}${id}/`;

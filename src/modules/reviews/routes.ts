@@ -1,0 +1,29 @@
+// Public v4 routes of reviews: GET /reviews (paginated, rate-limited) and GET /reviews/{id}.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.ts';
+import { requireKey } from '../../http/auth.ts';
+import { decodeCursor } from '../../http/pagination.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { IdParams, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
+import { Review } from './schemas.ts';
+import { getReview, listReviews } from './service.ts';
+
+export function reviewRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const onRequest = requireKey(ctx.principals, 'reviews:read', 'reviews');
+
+  r.get('/reviews', {
+    schema: {
+      tags: ['reviews'], summary: 'Reviews of the key\'s subtree, newest first, hidden ones included',
+      querystring: PageQuery, response: { 200: Page(Review), ...errorResponses(400, 429) },
+    },
+    onRequest,
+    preHandler: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
+  }, async (request) => listReviews(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+
+  r.get('/reviews/:id', {
+    schema: { tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...errorResponses(404) } },
+    onRequest,
+  }, async (request) => getReview(ctx.db, request.principal, request.params.id));
+}

@@ -1,0 +1,120 @@
+// Review rules: subtree reads, the operator's upsert (with review.received and alerts), reply and hide.
+// Every write keeps review_stats current in the same transaction.
+import type { Kysely } from 'kysely';
+import type { DB, ReviewRow } from '../../db/schema.ts';
+import type { Principal } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
+import { appendEvent } from '../../events/outbox.ts';
+import { isUuid, newId } from '../../lib/ids.ts';
+import { bit } from '../../lib/json.ts';
+import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
+import { findNode } from '../nodes/repository.ts';
+import { matchingRules } from './alerts.ts';
+import * as repo from './repository.ts';
+import type { Review, ReviewInput } from './schemas.ts';
+
+export function toReview(row: repo.ReviewPublicRow): Review {
+  return {
+    id: row.id, platform: row.platform, external_id: row.external_id, author: row.author,
+    rating: row.rating, rating_normalized: row.rating_normalized, title: row.title, text: row.text,
+    url: row.url, language: row.language, sentiment: row.sentiment, owner_reply: row.owner_reply,
+    replied_at: row.replied_at, reviewed_at: row.reviewed_at, node_id: row.node_id, is_hidden: row.is_hidden !== 0,
+  };
+}
+
+export const scopeOf = (p: Principal): repo.SubtreeScope => ({
+  accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot,
+});
+
+export async function listReviews(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Review>> {
+  const rows = await repo.listReviewPage(db, scopeOf(principal), after, limit);
+  return toPage(rows, limit, (r) => ({ time: r.reviewed_at, id: r.id }), toReview);
+}
+
+/** A review the principal may read, or 404 (unknown, malformed id, other account or outside the subtree). */
+export async function getReview(db: Kysely<DB>, principal: Principal, id: string): Promise<Review> {
+  const row = isUuid(id) ? await repo.findReview(db, id) : undefined;
+  if (!row || row.account_id !== principal.accountId || !principal.inSubtree(row.node_id)) throw notFound('review');
+  return toReview(row);
+}
+
+export interface UpsertResult {
+  review: Review;
+  created: boolean;
+}
+
+/** Creates or updates in place by (account, platform, external_id); only a new review emits events. */
+export async function upsertReview(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
+  return db.transaction().execute(async (trx) => {
+    const node = await findNode(trx, input.node_id);
+    if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
+    const now = nowIso();
+    const rating = input.rating ?? null;
+    const fields = {
+      node_id: node.id,
+      author: input.author ?? null,
+      rating,
+      rating_normalized: input.rating_normalized ?? (rating === null ? null : rating * 20),
+      title: input.title ?? null,
+      text: input.text ?? null,
+      url: input.url ?? null,
+      language: input.language ?? null,
+      sentiment: input.sentiment ?? null,
+      owner_reply: input.owner_reply ?? null,
+      replied_at: toIsoOrNull(input.replied_at) ?? (input.owner_reply ? now : null),
+      reviewed_at: toIso(input.reviewed_at),
+      is_hidden: bit(input.is_hidden ?? false),
+      recommend: input.recommend == null ? null : bit(input.recommend),
+      updated_at: now,
+    };
+    const existing = await repo.findReviewByIdentity(trx, accountId, input.platform, input.external_id);
+    if (existing) {
+      const updated: ReviewRow = { ...existing, ...fields };
+      await repo.updateReview(trx, existing.id, fields);
+      await moveStats(trx, existing, updated);
+      return { review: toReview(updated), created: false };
+    }
+    const row: ReviewRow = { id: newId(), account_id: accountId, platform: input.platform, external_id: input.external_id, created_at: now, ...fields };
+    await repo.insertReview(trx, row);
+    await repo.applyStats(trx, row.node_id, row.platform, repo.contribution(row, 1));
+    const review = toReview(row);
+    await appendEvent(trx, { accountId, type: 'review.received', data: { review } });
+    for (const rule of await matchingRules(trx, row)) {
+      await appendEvent(trx, { accountId, type: 'review.alert_triggered', data: { review, alert_rule_id: rule.id } });
+    }
+    return { review, created: true };
+  });
+}
+
+export async function replyToReview(db: Kysely<DB>, id: string, text: string, repliedAt?: string | null): Promise<Review> {
+  return db.transaction().execute(async (trx) => {
+    const existing = isUuid(id) ? await repo.findReview(trx, id) : undefined;
+    if (!existing) throw notFound('review');
+    const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? nowIso(), updated_at: nowIso() };
+    const updated: ReviewRow = { ...existing, ...changes };
+    await repo.updateReview(trx, id, changes);
+    await moveStats(trx, existing, updated);
+    const review = toReview(updated);
+    await appendEvent(trx, { accountId: existing.account_id, type: 'review.replied', data: { review } });
+    return review;
+  });
+}
+
+export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Promise<Review> {
+  return db.transaction().execute(async (trx) => {
+    const existing = isUuid(id) ? await repo.findReview(trx, id) : undefined;
+    if (!existing) throw notFound('review');
+    const changes = { is_hidden: bit(hidden), updated_at: nowIso() };
+    const updated: ReviewRow = { ...existing, ...changes };
+    await repo.updateReview(trx, id, changes);
+    await moveStats(trx, existing, updated);
+    return toReview(updated);
+  });
+}
+
+/** Takes the old version of a review out of the aggregates and puts the new one in. */
+async function moveStats(trx: Kysely<DB>, before: ReviewRow, after: ReviewRow): Promise<void> {
+  await repo.applyStats(trx, before.node_id, before.platform, repo.contribution(before, -1));
+  await repo.applyStats(trx, after.node_id, after.platform, repo.contribution(after, 1));
+}

@@ -1,0 +1,5 @@
+// TODO(webhooks): routes of the webhooks module, not built yet.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+
+export function webhookRoutes(_app: FastifyInstance, _ctx: AppContext): void {}

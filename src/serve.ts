@@ -1,0 +1,45 @@
+// `repute serve`: migrate, listen, and shut down gracefully on SIGTERM/SIGINT (requests in flight finish).
+import type { Config } from './config.ts';
+import { connect } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createContext } from './app-context.ts';
+import { buildApp } from './server.ts';
+import type { FastifyInstance } from 'fastify';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const database = connect(config.databaseUrl);
+  await migrateToLatest(database.db);
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx);
+  const url = await app.listen({ port: config.port, host: config.host });
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      app.log.info('shutting down: finishing requests in flight');
+      await app.close();
+      await ctx.rateLimits.close();
+      await database.destroy();
+    })();
+    return stopping;
+  };
+  return { app, url, stop };
+}
+
+/** Stops the server on SIGTERM or SIGINT, then exits. */
+export function stopOnSignals(server: RunningServer): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    server.app.log.info({ signal }, 'signal received');
+    server.stop().then(() => process.exit(0), (error) => {
+      server.app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

@@ -1,0 +1,91 @@
+// Builds the Fastify app: validation, errors, request ids, OpenAPI, docs, health, and every module's routes.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { sql } from 'kysely';
+import type { AppContext } from './context.ts';
+import { AppError, registerErrorHandling } from './http/errors.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { adminRoutes, publicRoutes } from './modules/registry.ts';
+
+export const API_PREFIX = '/api/v4';
+export const ADMIN_PREFIX = '/admin/v1';
+const MiB = 1024 * 1024;
+
+/** An incoming X-Request-Id is kept when it is a sane token; otherwise a fresh one is made. */
+const genReqId = (req: { headers: Record<string, string | string[] | undefined> }): string => {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+};
+
+export function fastifyOptions(logLevel: string): FastifyServerOptions {
+  return {
+    logger: logLevel === 'silent' ? false : { level: logLevel, redact: ['req.headers.authorization'] },
+    genReqId,
+    bodyLimit: MiB,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+}
+
+export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
+  const app = Fastify(options);
+  const context: AppContext = { ...ctx, log: app.log };
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Repute API', version: '4.0.0', description: 'Reviews, surveys, analytics, insights, nodes, guests and webhooks of one account.' },
+      servers: [{ url: API_PREFIX }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    // Only the public API is described; the operator plane is documented in the README.
+    transform: ({ schema, url }) => ({
+      schema: { ...schema, hide: !url.startsWith(API_PREFIX) || url.startsWith(`${API_PREFIX}/docs`) || url === `${API_PREFIX}/openapi.json` } as typeof schema,
+      url: url.slice(API_PREFIX.length) || '/',
+    }),
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.db);
+      return { status: 'ready' };
+    } catch (error) {
+      app.log.warn({ err: error }, 'database not reachable');
+      return reply.status(503).send({ error: 'database not reachable' });
+    }
+  });
+
+  await app.register(async (api) => {
+    api.get('/openapi.json', async () => app.swagger());
+    await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: `${API_PREFIX}/openapi.json` } as never });
+    for (const routes of publicRoutes) routes(api, context);
+  }, { prefix: API_PREFIX });
+
+  await app.register(async (admin) => {
+    admin.addHook('onRequest', async (request) => {
+      const token = ctx.config.adminToken;
+      // Without a configured token the operator plane does not exist on the network.
+      if (token === null) throw new AppError(404, `no route ${request.method} ${request.url.split('?')[0]}`);
+      const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      if (!safeEqual(given, token)) throw new AppError(401, 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"');
+    });
+    for (const routes of adminRoutes) routes(admin, context);
+  }, { prefix: ADMIN_PREFIX });
+
+  return app;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
