@@ -1,29 +1,17 @@
-// The `repute` CLI (commander): serve, worker, migrate, demo, import, accounts, nodes, keys, guests.
+// The `repute` CLI (commander). Sub-commands live in src/cli/, listed in src/cli/commands.ts.
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from './config.ts';
-import { connect } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { startServer, stopOnSignals } from './serve.ts';
+import { ConfigError } from './config.ts';
+import { AppError } from './http/errors.ts';
+import { commands } from './cli/commands.ts';
 
-const program = new Command('repute').description('Repute: reputation and guest-feedback service (API v4)');
-
-program.command('serve').description('migrate the database and serve the HTTP API').action(async () => {
-  const server = await startServer(loadConfig());
-  stopOnSignals(server);
-});
-
-program.command('migrate').description('run the database migrations').action(async () => {
-  const config = loadConfig();
-  const database = connect(config.databaseUrl);
-  try {
-    const applied = await migrateToLatest(database.db);
-    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
-  } finally {
-    await database.destroy();
-  }
-});
+const program = new Command('repute')
+  .description('Repute: reputation and guest-feedback service (API v4). Works on the database named by DATABASE_URL.')
+  .showHelpAfterError();
+for (const register of commands) register(program);
 
 program.parseAsync().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error);
+  if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
+  else if (error instanceof AppError) console.error(`error: ${error.message}`);
+  else console.error(error);
   process.exit(1);
 });
