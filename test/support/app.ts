@@ -49,7 +49,7 @@ export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const database = connect(url, { schema });
+  const database = connect(url, { schema, poolSize: 4 });
   await migrateToLatest(database.db);
   return {
     dialect, url, schema, database,
