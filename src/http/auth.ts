@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { SubtreeScope } from '../db/subtree-page.ts';
 import { AppError } from './errors.ts';
 import { hashKey, looksLikeKey, type Scope } from '../modules/keys/service.ts';
 import { findKeyByHash } from '../modules/keys/repository.ts';
@@ -73,6 +74,9 @@ export class PrincipalCache {
     };
   }
 }
+
+/** The principal's subtree as the paged list queries take it. */
+export const subtreeScope = (p: Principal): SubtreeScope => ({ accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot });
 
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;

@@ -1,5 +1,6 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { subtreePage, type SubtreeScope } from '../../db/subtree-page.ts';
 import type { DB, NewReview, ReviewRow, ReviewUpdate } from '../../db/schema.ts';
 import type { Keyset } from '../../http/pagination.ts';
 
@@ -9,41 +10,16 @@ const PUBLIC_COLUMNS = [
 ] as const;
 export type ReviewPublicRow = Pick<ReviewRow, (typeof PUBLIC_COLUMNS)[number]>;
 
-/** Where the subtree has at most this many nodes, the page is a UNION ALL of per-node index seeks. */
-const PER_NODE_UNION_MAX = 64;
-
-export interface SubtreeScope {
-  accountId: string;
-  /** Node ids of the subtree. */
-  nodes: string[];
-  /** True when the subtree is the whole account (the key is bound to the root). */
-  wholeAccount: boolean;
-}
-
-/**
- * One page, newest first on (reviewed_at, id), limit + 1 rows. Every shape reads O(limit) index
- * entries per node whatever the page depth: keyset, never OFFSET.
- */
+/** One page of the subtree's reviews, newest first on (reviewed_at, id); limit + 1 rows. */
 export async function listReviewPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<ReviewPublicRow[]> {
-  const page = <Q extends SelectQueryBuilder<DB, 'reviews', ReviewPublicRow>>(q: Q) => {
-    let query = q;
-    if (after) query = query.where((eb) => eb(eb.refTuple('reviewed_at', 'id'), '<', eb.tuple(after.time, after.id))) as Q;
-    return query.orderBy('reviewed_at', 'desc').orderBy('id', 'desc').limit(limit + 1);
-  };
-  const base = () => db.selectFrom('reviews').select(PUBLIC_COLUMNS);
-
-  if (scope.wholeAccount || scope.nodes.length > PER_NODE_UNION_MAX) {
-    let query = base().where('account_id', '=', scope.accountId);
-    if (!scope.wholeAccount) query = query.where('node_id', 'in', scope.nodes);
-    return page(query).execute();
-  }
-  if (scope.nodes.length === 1) return page(base().where('node_id', '=', scope.nodes[0]!)).execute();
-
-  const [first, ...rest] = scope.nodes.map((nodeId) =>
-    db.selectFrom(page(base().where('node_id', '=', nodeId)).as('n')).selectAll());
-  let union = first!;
-  for (const part of rest) union = union.unionAll(part);
-  return union.orderBy('reviewed_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  return subtreePage(db, scope, after, limit, 'reviewed_at', (filter) => {
+    const query = db.selectFrom('reviews').select(PUBLIC_COLUMNS);
+    switch (filter.kind) {
+      case 'account': return query.where('account_id', '=', filter.accountId);
+      case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
+      case 'node': return query.where('node_id', '=', filter.nodeId);
+    }
+  });
 }
 
 export async function findReview(db: Kysely<DB>, id: string): Promise<ReviewRow | undefined> {

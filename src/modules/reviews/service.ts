@@ -2,7 +2,7 @@
 // Every write keeps review_stats current in the same transaction.
 import type { Kysely } from 'kysely';
 import type { DB, ReviewRow } from '../../db/schema.ts';
-import type { Principal } from '../../http/auth.ts';
+import { type Principal, subtreeScope } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
 import { appendEvent } from '../../events/outbox.ts';
@@ -23,12 +23,8 @@ export function toReview(row: repo.ReviewPublicRow): Review {
   };
 }
 
-export const scopeOf = (p: Principal): repo.SubtreeScope => ({
-  accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot,
-});
-
 export async function listReviews(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Review>> {
-  const rows = await repo.listReviewPage(db, scopeOf(principal), after, limit);
+  const rows = await repo.listReviewPage(db, subtreeScope(principal), after, limit);
   return toPage(rows, limit, (r) => ({ time: r.reviewed_at, id: r.id }), toReview);
 }
 
