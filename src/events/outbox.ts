@@ -1,7 +1,7 @@
 // The outbox: events are appended inside the caller's transaction, and fanned out there and then
 // to one pending delivery per subscribed endpoint of the account (paused ones too: they wait).
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { DB, WebhookDeliveryTable } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import { nowIso } from '../lib/time.ts';
 import type { EventBody, EventType } from './types.ts';
@@ -20,23 +20,37 @@ export interface AppendedEvent {
 }
 
 export async function appendEvent(trx: Kysely<DB>, event: NewEvent): Promise<AppendedEvent> {
+  return (await appendEvents(trx, [event]))[0]!;
+}
+
+/** appendEvent for many events at once (bulk imports): multi-row inserts, one endpoint query per call. */
+export async function appendEvents(trx: Kysely<DB>, events: readonly NewEvent[]): Promise<AppendedEvent[]> {
+  if (events.length === 0) return [];
   const now = nowIso();
-  const body: EventBody = { id: newId(), type: event.type, timestamp: now, account_id: event.accountId, data: event.data };
-  await trx.insertInto('events').values({
-    id: body.id, account_id: event.accountId, type: event.type, payload: JSON.stringify(body), created_at: now,
-  }).execute();
+  const bodies: EventBody[] = events.map((e) => ({ id: newId(), type: e.type, timestamp: now, account_id: e.accountId, data: e.data }));
+  const rows = bodies.map((b) => ({ id: b.id, account_id: b.account_id, type: b.type, payload: JSON.stringify(b), created_at: now }));
+  for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('events').values(rows.slice(i, i + 1000)).execute();
 
-  let query = trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('account_id', '=', event.accountId);
-  if (event.endpointId !== undefined) query = query.where('id', '=', event.endpointId);
-  const endpoints = (await query.execute())
-    .filter((e) => event.endpointId !== undefined || (JSON.parse(e.events) as string[]).includes(event.type));
-  if (endpoints.length === 0) return { id: body.id, deliveryIds: [] };
+  const accounts = [...new Set(events.map((e) => e.accountId))];
+  const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'account_id', 'events'])
+    .where('account_id', 'in', accounts).execute();
+  const subscribed = endpoints.map((e) => ({ ...e, events: JSON.parse(e.events) as string[] }));
 
-  const deliveries = endpoints.map((e) => ({
-    id: newId(), account_id: event.accountId, endpoint_id: e.id, event_id: body.id, event_type: event.type,
-    status: 'pending', attempt_count: 0, last_status_code: null, last_attempt_at: null,
-    next_attempt_at: now, lease_until: null, created_at: now,
-  }));
-  await trx.insertInto('webhook_deliveries').values(deliveries).execute();
-  return { id: body.id, deliveryIds: deliveries.map((d) => d.id) };
+  const deliveries: Insertable<WebhookDeliveryTable>[] = [];
+  const appended = events.map((event, i) => {
+    const targets = subscribed.filter((e) => e.account_id === event.accountId &&
+      (event.endpointId !== undefined ? e.id === event.endpointId : e.events.includes(event.type)));
+    const deliveryIds = targets.map((e) => {
+      const id = newId();
+      deliveries.push({
+        id, account_id: event.accountId, endpoint_id: e.id, event_id: bodies[i]!.id, event_type: event.type,
+        status: 'pending', attempt_count: 0, last_status_code: null, last_attempt_at: null,
+        next_attempt_at: now, lease_until: null, created_at: now,
+      });
+      return id;
+    });
+    return { id: bodies[i]!.id, deliveryIds };
+  });
+  for (let i = 0; i < deliveries.length; i += 500) await trx.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500)).execute();
+  return appended;
 }

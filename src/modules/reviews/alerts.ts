@@ -1,7 +1,7 @@
 // Alert rules: a new review under the rule's node subtree that is at or below max_rating, has one
 // of the sentiments, or contains one of the keywords (case-insensitive) triggers the rule.
-import type { Kysely } from 'kysely';
-import type { DB, ReviewRow } from '../../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { AlertRuleTable, DB, ReviewRow } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -42,14 +42,20 @@ export async function matchingRules(db: Kysely<DB>, review: ReviewRow): Promise<
   const ancestors = node.path.split('/').filter(Boolean);
   const rows = await db.selectFrom('alert_rules').selectAll()
     .where('account_id', '=', review.account_id).where('node_id', 'in', ancestors).execute();
+  return rows.map(toAlertRule).filter((rule) => ruleMatches(rule, review));
+}
+
+export function toAlertRule(r: Selectable<AlertRuleTable>): AlertRule {
+  return {
+    id: r.id, node_id: r.node_id, max_rating: r.max_rating, created_at: r.created_at,
+    sentiments: parseJson<string[] | null>(r.sentiments, null), keywords: parseJson<string[] | null>(r.keywords, null),
+  };
+}
+
+/** Whether a review triggers a rule (the rule's node already known to be the review's node or an ancestor). */
+export function ruleMatches(rule: AlertRule, review: Pick<ReviewRow, 'rating' | 'sentiment' | 'title' | 'text'>): boolean {
   const text = `${review.title ?? ''}\n${review.text ?? ''}`.toLowerCase();
-  return rows
-    .map((r) => ({
-      id: r.id, node_id: r.node_id, max_rating: r.max_rating, created_at: r.created_at,
-      sentiments: parseJson<string[] | null>(r.sentiments, null), keywords: parseJson<string[] | null>(r.keywords, null),
-    }))
-    .filter((rule) =>
-      (rule.max_rating !== null && review.rating !== null && review.rating <= rule.max_rating) ||
-      (rule.sentiments !== null && review.sentiment !== null && rule.sentiments.includes(review.sentiment)) ||
-      (rule.keywords !== null && rule.keywords.some((k) => text.includes(k.toLowerCase()))));
+  return (rule.max_rating !== null && review.rating !== null && review.rating <= rule.max_rating) ||
+    (rule.sentiments !== null && review.sentiment !== null && rule.sentiments.includes(review.sentiment)) ||
+    (rule.keywords !== null && rule.keywords.some((k) => text.includes(k.toLowerCase())));
 }

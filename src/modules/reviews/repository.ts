@@ -69,17 +69,28 @@ export function contribution(row: Pick<ReviewRow, 'is_hidden' | 'rating' | 'rati
 }
 
 export async function applyStats(db: Kysely<DB>, nodeId: string, platform: string, d: StatsDelta): Promise<void> {
-  if (Object.values(d).every((v) => v === 0)) return;
-  await db.insertInto('review_stats').values({ node_id: nodeId, platform, ...d })
-    .onConflict((oc) => oc.columns(['node_id', 'platform']).doUpdateSet({
-      reviews: sql`review_stats.reviews + excluded.reviews`,
-      rating_count: sql`review_stats.rating_count + excluded.rating_count`,
-      rating_sum: sql`review_stats.rating_sum + excluded.rating_sum`,
-      normalized_count: sql`review_stats.normalized_count + excluded.normalized_count`,
-      normalized_sum: sql`review_stats.normalized_sum + excluded.normalized_sum`,
-      recommend_count: sql`review_stats.recommend_count + excluded.recommend_count`,
-      recommend_yes: sql`review_stats.recommend_yes + excluded.recommend_yes`,
-      replied: sql`review_stats.replied + excluded.replied`,
-    }))
-    .execute();
+  await applyStatsMany(db, [{ node_id: nodeId, platform, ...d }]);
 }
+
+/** applyStats for many (node, platform) pairs in one statement per chunk (bulk imports); pairs must be distinct. */
+export async function applyStatsMany(db: Kysely<DB>, deltas: Array<StatsDelta & { node_id: string; platform: string }>): Promise<void> {
+  const rows = deltas.filter((d) => STATS_FIELDS.some((f) => d[f] !== 0));
+  for (let i = 0; i < rows.length; i += 500) {
+    await db.insertInto('review_stats').values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['node_id', 'platform']).doUpdateSet({
+        reviews: sql`review_stats.reviews + excluded.reviews`,
+        rating_count: sql`review_stats.rating_count + excluded.rating_count`,
+        rating_sum: sql`review_stats.rating_sum + excluded.rating_sum`,
+        normalized_count: sql`review_stats.normalized_count + excluded.normalized_count`,
+        normalized_sum: sql`review_stats.normalized_sum + excluded.normalized_sum`,
+        recommend_count: sql`review_stats.recommend_count + excluded.recommend_count`,
+        recommend_yes: sql`review_stats.recommend_yes + excluded.recommend_yes`,
+        replied: sql`review_stats.replied + excluded.replied`,
+      }))
+      .execute();
+  }
+}
+
+const STATS_FIELDS = [
+  'reviews', 'rating_count', 'rating_sum', 'normalized_count', 'normalized_sum', 'recommend_count', 'recommend_yes', 'replied',
+] as const satisfies ReadonlyArray<keyof StatsDelta>;
