@@ -1,0 +1,63 @@
+// SQL of insights: recommendation and mention pages, topics readable by an account, writes.
+import { type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { subtreePage, type SubtreeScope } from '../../db/subtree-page.ts';
+import type { DB, MentionRow, MentionTable, RecommendationRow, RecommendationTable, TopicRow, TopicTable } from '../../db/schema.ts';
+import type { Keyset } from '../../http/pagination.ts';
+
+export type MentionListRow = Omit<MentionRow, 'account_id' | 'node_id'> & { is_hidden: number | null };
+
+/** One page of the account's recommendations, newest first on (created_at, id); limit + 1 rows. */
+export async function listRecommendationPage(db: Kysely<DB>, accountId: string, after: Keyset | null, limit: number): Promise<RecommendationRow[]> {
+  // Account-wide: the whole-account shape of the one keyset helper.
+  const scope: SubtreeScope = { accountId, nodes: [], wholeAccount: true };
+  return subtreePage(db, scope, after, limit, 'created_at', () =>
+    db.selectFrom('recommendations').selectAll().where('account_id', '=', accountId));
+}
+
+/**
+ * One page of mentions from reviews in the subtree, newest first on (created_at, id). is_hidden is
+ * read from the review at query time (a correlated lookup per returned row, not a join, so the
+ * keyset columns stay unambiguous), so hiding a review hides its mentions at once.
+ */
+export async function listMentionPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<MentionListRow[]> {
+  return subtreePage<MentionListRow>(db, scope, after, limit, 'created_at', (filter) => {
+    const query = db.selectFrom('mentions').select((eb) => [
+      'id', 'review_id', 'source_field', 'text', 'sentiment', 'canonical_label_id', 'custom_category_id', 'confidence', 'created_at',
+      eb.selectFrom('reviews').select('reviews.is_hidden').whereRef('reviews.id', '=', 'mentions.review_id').as('is_hidden'),
+    ]);
+    switch (filter.kind) {
+      case 'account': return query.where('account_id', '=', filter.accountId);
+      case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
+      case 'node': return query.where('node_id', '=', filter.nodeId);
+    }
+  });
+}
+
+/** Global topics and the account's own, by name (byte order on both databases) then id. */
+export async function listTopics(db: Kysely<DB>, accountId: string): Promise<TopicRow[]> {
+  const byName = db.getExecutor().adapter instanceof PostgresAdapter ? sql`name collate "C"` : sql`name`;
+  return db.selectFrom('topics').selectAll()
+    .where((eb) => eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)]))
+    .orderBy(byName).orderBy('id').execute();
+}
+
+export async function findTopic(db: Kysely<DB>, id: string): Promise<TopicRow | undefined> {
+  return db.selectFrom('topics').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertTopic(db: Kysely<DB>, row: Insertable<TopicTable>): Promise<void> {
+  await db.insertInto('topics').values(row).execute();
+}
+
+export async function insertMention(db: Kysely<DB>, row: Insertable<MentionTable>): Promise<void> {
+  await db.insertInto('mentions').values(row).execute();
+}
+
+export async function insertRecommendation(db: Kysely<DB>, row: Insertable<RecommendationTable>): Promise<void> {
+  await db.insertInto('recommendations').values(row).execute();
+}
+
+/** Keeps the node copied onto a review's mentions in step when the review moves to another node. */
+export async function moveMentions(db: Kysely<DB>, reviewId: string, nodeId: string): Promise<void> {
+  await db.updateTable('mentions').set({ node_id: nodeId }).where('review_id', '=', reviewId).execute();
+}

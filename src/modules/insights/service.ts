@@ -1,0 +1,99 @@
+// Insight rules: recommendations are account-wide, mentions follow their review's subtree and hidden
+// flag, topics are global or the account's own; and the operator's creates.
+import type { Kysely } from 'kysely';
+import type { DB, RecommendationRow, TopicRow } from '../../db/schema.ts';
+import { type Principal, subtreeScope } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
+import { isUuid, newId } from '../../lib/ids.ts';
+import { nowIso, toIsoOrNull } from '../../lib/time.ts';
+import { requireAccount } from '../accounts/service.ts';
+import { findReview } from '../reviews/repository.ts';
+import * as repo from './repository.ts';
+import type { Mention, MentionInput, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
+
+export const toTopic = (row: TopicRow): Topic =>
+  ({ id: row.id, name: row.name, language: row.language, parent_label_id: row.parent_label_id });
+
+export const toRecommendation = (row: RecommendationRow): Recommendation => ({
+  id: row.id, title: row.title, body: row.body, priority: row.priority, impact: row.impact,
+  canonical_label_id: row.canonical_label_id, created_at: row.created_at,
+});
+
+export const toMention = (row: repo.MentionListRow): Mention => ({
+  id: row.id, review_id: row.review_id, source_field: row.source_field, text: row.text, sentiment: row.sentiment,
+  canonical_label_id: row.canonical_label_id, custom_category_id: row.custom_category_id, confidence: row.confidence,
+  is_hidden: Number(row.is_hidden) !== 0, created_at: row.created_at,
+});
+
+// ---- public reads ----
+
+export async function listRecommendations(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Recommendation>> {
+  const rows = await repo.listRecommendationPage(db, principal.accountId, after, limit);
+  return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toRecommendation);
+}
+
+export async function listMentions(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Mention>> {
+  const rows = await repo.listMentionPage(db, subtreeScope(principal), after, limit);
+  return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toMention);
+}
+
+export async function listTopics(db: Kysely<DB>, principal: Principal): Promise<Topic[]> {
+  return (await repo.listTopics(db, principal.accountId)).map(toTopic);
+}
+
+// ---- operator writes (admin API, importer, demo) ----
+
+/** A topic the account may use (global or its own; only global ones for a global topic), or 400 naming the field. */
+async function requireReadableTopic(db: Kysely<DB>, accountId: string | null, id: string, field: string): Promise<TopicRow> {
+  const topic = await repo.findTopic(db, id);
+  if (!topic || (topic.account_id !== null && topic.account_id !== accountId)) {
+    throw new AppError(400, `body.${field} must be ${accountId === null ? 'a global topic' : 'a topic readable by this account (global or its own)'}`);
+  }
+  return topic;
+}
+
+/** accountId null creates a global topic, readable by every account. */
+export async function createTopic(db: Kysely<DB>, accountId: string | null, input: TopicInput): Promise<Topic> {
+  return db.transaction().execute(async (trx) => {
+    if (accountId !== null) await requireAccount(trx, accountId);
+    if (input.parent_label_id != null) await requireReadableTopic(trx, accountId, input.parent_label_id, 'parent_label_id');
+    const row: TopicRow = {
+      id: newId(), account_id: accountId, name: input.name, language: input.language ?? null,
+      parent_label_id: input.parent_label_id ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(),
+    };
+    await repo.insertTopic(trx, row);
+    return toTopic(row);
+  });
+}
+
+/** A mention of a topic in a review; it takes the review's account and node. */
+export async function createMention(db: Kysely<DB>, reviewId: string, input: MentionInput): Promise<Mention> {
+  return db.transaction().execute(async (trx) => {
+    const review = isUuid(reviewId) ? await findReview(trx, reviewId) : undefined;
+    if (!review) throw notFound('review');
+    await requireReadableTopic(trx, review.account_id, input.canonical_label_id, 'canonical_label_id');
+    const row = {
+      id: newId(), account_id: review.account_id, review_id: review.id, node_id: review.node_id,
+      canonical_label_id: input.canonical_label_id, custom_category_id: input.custom_category_id ?? null,
+      text: input.text, source_field: input.source_field, sentiment: input.sentiment ?? null,
+      confidence: input.confidence ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(),
+    };
+    await repo.insertMention(trx, row);
+    return toMention({ ...row, is_hidden: review.is_hidden });
+  });
+}
+
+export async function createRecommendation(db: Kysely<DB>, accountId: string, input: RecommendationInput): Promise<Recommendation> {
+  return db.transaction().execute(async (trx) => {
+    await requireAccount(trx, accountId);
+    if (input.canonical_label_id != null) await requireReadableTopic(trx, accountId, input.canonical_label_id, 'canonical_label_id');
+    const row: RecommendationRow = {
+      id: newId(), account_id: accountId, title: input.title, body: input.body, priority: input.priority,
+      impact: input.impact ?? null, canonical_label_id: input.canonical_label_id ?? null,
+      created_at: toIsoOrNull(input.created_at) ?? nowIso(),
+    };
+    await repo.insertRecommendation(trx, row);
+    return toRecommendation(row);
+  });
+}

@@ -1,0 +1,80 @@
+// SQL of surveys, responses and answers: subtree pages, single reads, writes.
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import { subtreePage, type NodeFilter, type SubtreeScope } from '../../db/subtree-page.ts';
+import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow, SurveyTable, SurveyResponseTable, SurveyAnswerTable } from '../../db/schema.ts';
+import type { Keyset } from '../../http/pagination.ts';
+
+const SURVEY_COLUMNS = ['id', 'name', 'description', 'node_id', 'status', 'primary_language', 'published_at', 'created_at'] as const;
+export type SurveyListRow = Pick<SurveyRow, (typeof SURVEY_COLUMNS)[number]>;
+
+// Respondent e-mail, context and token are deliberately not among these: they never leave.
+const RESPONSE_COLUMNS = [
+  'id', 'survey_id', 'node_id', 'status', 'channel', 'overall_score', 'started_at', 'completed_at', 'created_at',
+] as const;
+export type ResponsePublicRow = Pick<SurveyResponseRow, (typeof RESPONSE_COLUMNS)[number]>;
+
+/** One page of published surveys owned by nodes of the subtree, newest first on (created_at, id); limit + 1 rows. */
+export async function listPublishedSurveyPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<SurveyListRow[]> {
+  return subtreePage(db, scope, after, limit, 'created_at', (filter) =>
+    byNode(db.selectFrom('surveys').select(SURVEY_COLUMNS).where('status', '=', 'published'), filter));
+}
+
+/** One page of a survey's responses given at nodes of the subtree, newest first on (created_at, id). */
+export async function listResponsePage(
+  db: Kysely<DB>, scope: SubtreeScope, surveyId: string, after: Keyset | null, limit: number,
+): Promise<ResponsePublicRow[]> {
+  return subtreePage(db, scope, after, limit, 'created_at', (filter) =>
+    byNode(db.selectFrom('survey_responses').select(RESPONSE_COLUMNS).where('survey_id', '=', surveyId), filter));
+}
+
+// The node filter of subtreePage on a table with account_id and node_id columns.
+function byNode<Q extends { where: (...args: any[]) => Q }>(query: Q, filter: NodeFilter): Q {
+  switch (filter.kind) {
+    case 'account': return query.where('account_id', '=', filter.accountId);
+    case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
+    case 'node': return query.where('node_id', '=', filter.nodeId);
+  }
+}
+
+export async function findSurvey(db: Kysely<DB>, id: string): Promise<SurveyRow | undefined> {
+  return db.selectFrom('surveys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertSurvey(db: Kysely<DB>, row: Insertable<SurveyTable>): Promise<void> {
+  await db.insertInto('surveys').values(row).execute();
+}
+
+export async function updateSurvey(db: Kysely<DB>, id: string, changes: Updateable<SurveyTable>): Promise<void> {
+  await db.updateTable('surveys').set(changes).where('id', '=', id).execute();
+}
+
+export async function findResponse(db: Kysely<DB>, id: string): Promise<SurveyResponseRow | undefined> {
+  return db.selectFrom('survey_responses').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertResponse(db: Kysely<DB>, row: Insertable<SurveyResponseTable>): Promise<void> {
+  await db.insertInto('survey_responses').values(row).execute();
+}
+
+export async function insertAnswers(db: Kysely<DB>, rows: Insertable<SurveyAnswerTable>[]): Promise<void> {
+  // Chunked so a long questionnaire stays under every driver's bound-parameter limit.
+  for (let i = 0; i < rows.length; i += 500) {
+    await db.insertInto('survey_answers').values(rows.slice(i, i + 500)).execute();
+  }
+}
+
+/**
+ * Marks a response completed unless it already is; answers whether this call did it. The condition
+ * sits in the UPDATE itself so two concurrent completions cannot both win (and both emit the event).
+ */
+export async function markCompleted(db: Kysely<DB>, id: string, completedAt: string): Promise<boolean> {
+  const result = await db.updateTable('survey_responses').set({ status: 'completed', completed_at: completedAt })
+    .where('id', '=', id).where('status', '<>', 'completed').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A response's answers in the order they were given: (answered_at, id). */
+export async function listAnswers(db: Kysely<DB>, responseId: string): Promise<SurveyAnswerRow[]> {
+  return db.selectFrom('survey_answers').selectAll().where('response_id', '=', responseId)
+    .orderBy('answered_at').orderBy('id').execute();
+}

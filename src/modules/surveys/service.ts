@@ -1,0 +1,170 @@
+// Survey rules: what a key may see (published surveys owned in its subtree, responses given in its
+// subtree), the operator's writes, and survey.response_completed, emitted once per response ever.
+import type { Kysely } from 'kysely';
+import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow } from '../../db/schema.ts';
+import { appendEvent } from '../../events/outbox.ts';
+import { type Principal, subtreeScope } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
+import { isUuid, newId } from '../../lib/ids.ts';
+import { parseJson } from '../../lib/json.ts';
+import { nowIso, toIsoOrNull } from '../../lib/time.ts';
+import { requireAccount } from '../accounts/service.ts';
+import { findNode } from '../nodes/repository.ts';
+import * as repo from './repository.ts';
+import type { ResponseCreated, ResponseInput, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
+
+export function toSurvey(row: repo.SurveyListRow): Survey {
+  return {
+    id: row.id, name: row.name, description: row.description, node_id: row.node_id, status: row.status,
+    primary_language: row.primary_language, published_at: row.published_at, created_at: row.created_at,
+  };
+}
+
+export function toSurveyDetail(row: SurveyRow): SurveyDetail {
+  return { ...toSurvey(row), published_definition: parseJson<Record<string, unknown> | null>(row.published_definition, null) };
+}
+
+/** The public response object: never the respondent's e-mail, context or token. */
+export function toResponse(row: repo.ResponsePublicRow): SurveyResponse {
+  return {
+    id: row.id, survey_id: row.survey_id, node_id: row.node_id, status: row.status, channel: row.channel,
+    overall_score: row.overall_score, started_at: row.started_at, completed_at: row.completed_at, created_at: row.created_at,
+  };
+}
+
+export function toAnswer(row: SurveyAnswerRow): SurveyAnswer {
+  return {
+    id: row.id, question_id: row.question_id, question_path: row.question_path, question_type: row.question_type,
+    value: JSON.parse(row.value) as unknown, numeric_value: row.numeric_value, comment: row.comment, answered_at: row.answered_at,
+  };
+}
+
+// ---- public reads ----
+
+export async function listSurveys(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Survey>> {
+  const rows = await repo.listPublishedSurveyPage(db, subtreeScope(principal), after, limit);
+  return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toSurvey);
+}
+
+/** A published survey of the key's account whose owner node is in the key's subtree, or 404. */
+async function visibleSurvey(db: Kysely<DB>, principal: Principal, id: string): Promise<SurveyRow> {
+  const row = isUuid(id) ? await repo.findSurvey(db, id) : undefined;
+  if (!row || row.account_id !== principal.accountId || row.status !== 'published' || !principal.inSubtree(row.node_id)) {
+    throw notFound('survey');
+  }
+  return row;
+}
+
+export async function getSurvey(db: Kysely<DB>, principal: Principal, id: string): Promise<SurveyDetail> {
+  return toSurveyDetail(await visibleSurvey(db, principal, id));
+}
+
+export async function listResponses(
+  db: Kysely<DB>, principal: Principal, surveyId: string, after: Keyset | null, limit: number,
+): Promise<PageOf<SurveyResponse>> {
+  const survey = await visibleSurvey(db, principal, surveyId);
+  const rows = await repo.listResponsePage(db, subtreeScope(principal), survey.id, after, limit);
+  return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toResponse);
+}
+
+export async function listResponseAnswers(db: Kysely<DB>, principal: Principal, surveyId: string, responseId: string): Promise<SurveyAnswer[]> {
+  const survey = await visibleSurvey(db, principal, surveyId);
+  const response = isUuid(responseId) ? await repo.findResponse(db, responseId) : undefined;
+  if (!response || response.survey_id !== survey.id || !principal.inSubtree(response.node_id)) throw notFound('response');
+  return (await repo.listAnswers(db, response.id)).map(toAnswer);
+}
+
+// ---- operator writes (admin API, importer, demo) ----
+
+async function requireSurvey(db: Kysely<DB>, id: string): Promise<SurveyRow> {
+  const row = isUuid(id) ? await repo.findSurvey(db, id) : undefined;
+  if (!row) throw notFound('survey');
+  return row;
+}
+
+async function requireNodeOf(db: Kysely<DB>, accountId: string, nodeId: string): Promise<void> {
+  const node = await findNode(db, nodeId);
+  if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
+}
+
+export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput): Promise<SurveyDetail> {
+  return db.transaction().execute(async (trx) => {
+    await requireAccount(trx, accountId);
+    await requireNodeOf(trx, accountId, input.node_id);
+    const published = input.status === 'published';
+    if (!published && input.published_at != null) throw new AppError(400, 'body.published_at must be null unless status is published');
+    const now = nowIso();
+    const definition = JSON.stringify(input.definition);
+    const row: SurveyRow = {
+      id: newId(), account_id: accountId, node_id: input.node_id, name: input.name, description: input.description ?? '',
+      status: input.status, primary_language: input.primary_language ?? 'en', definition,
+      published_definition: published ? definition : null,
+      published_at: published ? (toIsoOrNull(input.published_at) ?? now) : null,
+      created_at: toIsoOrNull(input.created_at) ?? now, updated_at: now,
+    };
+    await repo.insertSurvey(trx, row);
+    return toSurveyDetail(row);
+  });
+}
+
+/** Publishes the survey's current definition (again, if it was published before). */
+export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<SurveyDetail> {
+  return db.transaction().execute(async (trx) => {
+    const row = await requireSurvey(trx, surveyId);
+    const now = nowIso();
+    const changes = { status: 'published', published_definition: row.definition, published_at: now, updated_at: now };
+    await repo.updateSurvey(trx, row.id, changes);
+    return toSurveyDetail({ ...row, ...changes });
+  });
+}
+
+/** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
+export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput): Promise<ResponseCreated> {
+  return db.transaction().execute(async (trx) => {
+    const survey = await requireSurvey(trx, surveyId);
+    await requireNodeOf(trx, survey.account_id, input.node_id);
+    const completed = input.status === 'completed';
+    if (!completed && input.completed_at != null) throw new AppError(400, 'body.completed_at must be null unless status is completed');
+    const now = nowIso();
+    const startedAt = toIsoOrNull(input.started_at) ?? now;
+    const row: SurveyResponseRow = {
+      id: newId(), account_id: survey.account_id, survey_id: survey.id, node_id: input.node_id, status: input.status,
+      channel: input.channel, overall_score: input.overall_score ?? null,
+      respondent_email: input.respondent_email ?? null,
+      context: input.context == null ? null : JSON.stringify(input.context),
+      token: input.token ?? null,
+      started_at: startedAt,
+      completed_at: completed ? (toIsoOrNull(input.completed_at) ?? now) : null,
+      // A response comes into being when it is started; imports carry that history.
+      created_at: startedAt,
+    };
+    const answers = (input.answers ?? []).map((a) => ({
+      id: newId(), response_id: row.id, question_id: a.question_id, question_path: a.question_path ?? a.question_id,
+      question_type: a.question_type, value: JSON.stringify(a.value ?? null), numeric_value: a.numeric_value ?? null,
+      comment: a.comment ?? null, answered_at: toIsoOrNull(a.answered_at) ?? now,
+    }));
+    await repo.insertResponse(trx, row);
+    await repo.insertAnswers(trx, answers);
+    if (completed) {
+      await appendEvent(trx, { accountId: row.account_id, type: 'survey.response_completed', data: { response: toResponse(row) } });
+    }
+    return { id: row.id, answer_ids: answers.map((a) => a.id) };
+  });
+}
+
+/** Completes a started response (emitting the event); an already completed one is returned unchanged. */
+export async function completeResponse(db: Kysely<DB>, responseId: string, completedAt?: string | null): Promise<SurveyResponse> {
+  return db.transaction().execute(async (trx) => {
+    const row = isUuid(responseId) ? await repo.findResponse(trx, responseId) : undefined;
+    if (!row) throw notFound('response');
+    const at = toIsoOrNull(completedAt) ?? nowIso();
+    if (!(await repo.markCompleted(trx, row.id, at))) {
+      const current = await repo.findResponse(trx, row.id);
+      return toResponse(current ?? row);
+    }
+    const response = toResponse({ ...row, status: 'completed', completed_at: at });
+    await appendEvent(trx, { accountId: row.account_id, type: 'survey.response_completed', data: { response } });
+    return response;
+  });
+}
