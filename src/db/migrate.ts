@@ -1,10 +1,12 @@
 // Runs the migrations under Kysely's migration lock (safe when several instances start at once).
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as initial from './migrations/2026-11-22T1000-initial.ts';
+import * as webhookLeases from './migrations/2026-11-23T1200-webhook-leases.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
+  '2026-11-23T1200-webhook-leases': webhookLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

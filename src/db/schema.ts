@@ -228,6 +228,8 @@ export interface WebhookDeliveryTable {
   last_attempt_at: string | null;
   next_attempt_at: string;
   lease_until: string | null;
+  /** The claim that holds the lease (added by the webhook-leases migration). */
+  lease_owner: string | null;
   created_at: string;
 }
 
