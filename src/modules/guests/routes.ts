@@ -1,5 +1,34 @@
-// TODO(guests): routes of the guests module, not built yet.
+// Public v4 route of guests: POST /guests (write-only; guests:write reads nothing back).
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
+import { requireKey } from '../../http/auth.ts';
+import { rateLimit } from '../../http/rate-limit.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { guestDeps } from './deps.ts';
+import { pushGuest } from './push.ts';
+import { Guest, GuestPushInput } from './schemas.ts';
+import { normaliseEmailHook, toGuestPush } from './validate.ts';
 
-export function guestRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+export function guestRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const deps = guestDeps(ctx.config, ctx.database);
+
+  r.post('/guests', {
+    schema: {
+      tags: ['guests'],
+      summary: 'Create or update a guest at a property, and optionally one stay',
+      description: 'Guest identity is (property, trimmed lower-cased e-mail); stay identity is (property, reservation.external_id). '
+        + '201 when this call created the guest, 200 when it updated it in place. Erased guests answer 409.',
+      body: GuestPushInput,
+      response: { 200: Guest, 201: Guest, ...errorResponses(400, 409, 422, 429) },
+    },
+    onRequest: requireKey(ctx.principals, 'guests:write', 'guests'),
+    preValidation: normaliseEmailHook,
+    preHandler: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
+  }, async (request, reply) => {
+    const result = await pushGuest(deps, request.principal, toGuestPush(request.body));
+    if (result.emitted) ctx.outbox.notify();
+    return reply.status(result.created ? 201 : 200).send(result.guest);
+  });
+}
