@@ -1,5 +1,18 @@
-// TODO(analytics): routes of the analytics module, not built yet.
+// Public v4 route of analytics: GET /analytics/scores for the key's subtree.
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
+import { requireKey } from '../../http/auth.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { AnalyticsScores } from './schemas.ts';
+import { scores } from './service.ts';
 
-export function analyticsRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+export function analyticsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/analytics/scores', {
+    schema: {
+      tags: ['analytics'], summary: 'Reputation scores of the visible reviews of the key\'s subtree',
+      response: { 200: AnalyticsScores, ...errorResponses() },
+    },
+    onRequest: requireKey(ctx.principals, 'analytics:read', 'analytics'),
+  }, async (request) => scores(ctx.db, request.principal));
+}

@@ -1,5 +1,23 @@
-// TODO(insights): admin of the insights module, not built yet.
+// Operator routes of insights: topics (global or an account's own), review mentions, recommendations.
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { MentionInput, RecommendationInput, TopicInput } from './schemas.ts';
+import { createMention, createRecommendation, createTopic } from './service.ts';
 
-export function insightAdminRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+export function insightAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post('/topics', { schema: { tags: ['admin'], body: TopicInput } }, async (request, reply) =>
+    reply.status(201).send(await createTopic(ctx.db, null, request.body)));
+
+  r.post('/accounts/:id/topics', { schema: { tags: ['admin'], params: IdParams, body: TopicInput } }, async (request, reply) =>
+    reply.status(201).send(await createTopic(ctx.db, request.params.id, request.body)));
+
+  r.post('/reviews/:id/mentions', { schema: { tags: ['admin'], params: IdParams, body: MentionInput } }, async (request, reply) =>
+    reply.status(201).send(await createMention(ctx.db, request.params.id, request.body)));
+
+  r.post('/accounts/:id/recommendations', { schema: { tags: ['admin'], params: IdParams, body: RecommendationInput } }, async (request, reply) =>
+    reply.status(201).send(await createRecommendation(ctx.db, request.params.id, request.body)));
+}

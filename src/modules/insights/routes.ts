@@ -1,5 +1,36 @@
-// TODO(insights): routes of the insights module, not built yet.
+// Public v4 routes of insights: recommendations (account-wide), mentions (subtree) and topics.
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
+import { requireKey } from '../../http/auth.ts';
+import { decodeCursor } from '../../http/pagination.ts';
+import { List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
+import { Mention, Recommendation, Topic } from './schemas.ts';
+import { listMentions, listRecommendations, listTopics } from './service.ts';
 
-export function insightRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+export function insightRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const onRequest = requireKey(ctx.principals, 'insights:read', 'insights');
+
+  r.get('/insights/recommendations', {
+    schema: {
+      tags: ['insights'], summary: 'Recommendations for the whole account, newest first',
+      querystring: PageQuery, response: { 200: Page(Recommendation), ...errorResponses(400) },
+    },
+    onRequest,
+  }, async (request) =>
+    listRecommendations(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+
+  r.get('/insights/mentions', {
+    schema: {
+      tags: ['insights'], summary: 'Topic mentions from reviews of the key\'s subtree, newest first',
+      querystring: PageQuery, response: { 200: Page(Mention), ...errorResponses(400) },
+    },
+    onRequest,
+  }, async (request) => listMentions(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+
+  r.get('/insights/topics', {
+    schema: { tags: ['insights'], summary: 'Topic labels readable by the account: global ones and its own', response: { 200: List(Topic), ...errorResponses() } },
+    onRequest,
+  }, async (request) => ({ data: await listTopics(ctx.db, request.principal) }));
+}

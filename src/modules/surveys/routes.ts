@@ -1,5 +1,44 @@
-// TODO(surveys): routes of the surveys module, not built yet.
+// Public v4 routes of surveys: published surveys of the subtree, their responses and answers.
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
+import { requireKey } from '../../http/auth.ts';
+import { decodeCursor } from '../../http/pagination.ts';
+import { IdParams, List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
+import { ResponseIdParams, Survey, SurveyAnswer, SurveyDetail, SurveyResponse } from './schemas.ts';
+import { getSurvey, listResponseAnswers, listResponses, listSurveys } from './service.ts';
 
-export function surveyRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+export function surveyRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const onRequest = requireKey(ctx.principals, 'surveys:read', 'surveys');
+
+  r.get('/surveys', {
+    schema: {
+      tags: ['surveys'], summary: 'Published surveys owned by nodes of the key\'s subtree, newest first',
+      querystring: PageQuery, response: { 200: Page(Survey), ...errorResponses(400) },
+    },
+    onRequest,
+  }, async (request) => listSurveys(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+
+  r.get('/surveys/:id', {
+    schema: { tags: ['surveys'], summary: 'One published survey with its published definition', params: IdParams, response: { 200: SurveyDetail, ...errorResponses(404) } },
+    onRequest,
+  }, async (request) => getSurvey(ctx.db, request.principal, request.params.id));
+
+  r.get('/surveys/:id/responses', {
+    schema: {
+      tags: ['surveys'], summary: 'Responses to a survey given at nodes of the key\'s subtree, newest first',
+      params: IdParams, querystring: PageQuery, response: { 200: Page(SurveyResponse), ...errorResponses(400, 404) },
+    },
+    onRequest,
+  }, async (request) =>
+    listResponses(ctx.db, request.principal, request.params.id, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+
+  r.get('/surveys/:id/responses/:responseId/answers', {
+    schema: {
+      tags: ['surveys'], summary: 'The answers of one response, in the order given',
+      params: ResponseIdParams, response: { 200: List(SurveyAnswer), ...errorResponses(404) },
+    },
+    onRequest,
+  }, async (request) => ({ data: await listResponseAnswers(ctx.db, request.principal, request.params.id, request.params.responseId) }));
+}
