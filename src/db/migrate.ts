@@ -1,5 +1,5 @@
 // Runs the migrations under Kysely's migration lock (safe when several instances start at once).
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import * as initial from './migrations/2026-11-22T1000-initial.ts';
 import * as webhookLeases from './migrations/2026-11-23T1200-webhook-leases.ts';
 
@@ -12,7 +12,11 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // PostgreSQL: pin the bookkeeping tables to the working schema; unpinned, Kysely takes a
+  // kysely_migration table in ANY schema (another test's or benchmark's) as its own and fails.
+  const schema = db.getExecutor().adapter instanceof PostgresAdapter
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
