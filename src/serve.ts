@@ -5,6 +5,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createContext } from './app-context.ts';
 import { buildApp } from './server.ts';
 import type { FastifyInstance } from 'fastify';
+import { startWorker } from './delivery/worker.ts';
+import { notifyOnCommit } from './delivery/pg-wake.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -18,11 +20,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
   const url = await app.listen({ port: config.port, host: config.host });
+  // Inline: this process delivers webhooks too (woken by its own commits); otherwise wake `repute worker`s on PostgreSQL.
+  const worker = config.worker === 'inline' ? startWorker({ database, config, log: app.log, outbox: ctx.outbox }) : null;
+  const stopNotify = worker === null && database.dialect === 'postgres' ? notifyOnCommit(database, ctx.outbox, app.log) : null;
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       app.log.info('shutting down: finishing requests in flight');
       await app.close();
+      stopNotify?.();
+      await worker?.stop();
       await ctx.rateLimits.close();
       await database.destroy();
     })();

@@ -1,7 +1,9 @@
 // Every `repute` sub-command, in one list; each file under src/cli/ registers its own.
 import type { Command } from 'commander';
 import { registerServe } from './serve.ts';
+import { registerWorker } from './worker.ts';
 
 export const commands: Array<(program: Command) => void> = [
   registerServe,
+  registerWorker,
 ];

@@ -1,5 +1,66 @@
-// TODO(webhooks): routes of the webhooks module, not built yet.
+// Public v4 routes of webhooks: account-wide endpoint management (webhooks:manage), delivery lists
+// and the test ping. Commits that queue deliveries wake the inline worker.
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
+import { requireKey } from '../../http/auth.ts';
+import { IdParams, List, errorResponses } from '../../http/schemas.ts';
+import { Deleted, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, queuePing, updateEndpoint } from './service.ts';
 
-export function webhookRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const onRequest = requireKey(ctx.principals, 'webhooks:manage', 'webhooks');
+  const tags = ['webhooks'];
+  const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
+
+  r.get('/webhooks', {
+    schema: { tags, summary: 'The account\'s webhook endpoints (never their secrets)', response: { 200: List(WebhookEndpoint), ...errorResponses() } },
+    onRequest,
+  }, async (request) => listEndpoints(ctx.db, request.principal));
+
+  r.post('/webhooks', {
+    schema: {
+      tags, summary: 'Register an endpoint; the signing secret is returned this once', body: WebhookEndpointInput,
+      response: { 201: WebhookEndpointCreated, ...errorResponses(400, 409) },
+    },
+    onRequest,
+  }, async (request, reply) => reply.status(201).send(await createEndpoint(ctx.db, settings, request.principal, request.body)));
+
+  r.patch('/webhooks/:id', {
+    schema: {
+      tags, summary: 'Change an endpoint; is_active=false pauses its deliveries, true resumes them', params: IdParams,
+      body: WebhookEndpointPatch, response: { 200: WebhookEndpoint, ...errorResponses(400, 404) },
+    },
+    onRequest,
+  }, async (request) => {
+    const { endpoint, resumed } = await updateEndpoint(ctx.db, request.principal, request.params.id, request.body);
+    if (resumed) ctx.outbox.notify();
+    return endpoint;
+  });
+
+  r.delete('/webhooks/:id', {
+    schema: { tags, summary: 'Delete an endpoint and its deliveries', params: IdParams, response: { 200: Deleted, ...errorResponses(404) } },
+    onRequest,
+  }, async (request) => deleteEndpoint(ctx.db, request.principal, request.params.id));
+
+  r.get('/webhooks/:id/deliveries', {
+    schema: {
+      tags, summary: 'The endpoint\'s 100 most recent deliveries, newest first', params: IdParams,
+      response: { 200: List(WebhookDelivery), ...errorResponses(404) },
+    },
+    onRequest,
+  }, async (request) => listDeliveries(ctx.db, request.principal, request.params.id));
+
+  r.post('/webhooks/:id/test', {
+    schema: {
+      tags, summary: 'Queue a signed ping delivery to this endpoint, whatever it subscribes to', params: IdParams,
+      response: { 200: WebhookDelivery, ...errorResponses(404) },
+    },
+    onRequest,
+  }, async (request) => {
+    const delivery = await queuePing(ctx.db, request.principal, request.params.id);
+    ctx.outbox.notify();
+    return delivery;
+  });
+}

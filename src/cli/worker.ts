@@ -1,0 +1,42 @@
+// `repute worker`: delivers webhooks only (beside `repute serve` with REPUTE_WORKER=off, or several
+// processes against one PostgreSQL); SIGTERM/SIGINT finish the attempts in flight, then exit.
+import { type Command, InvalidArgumentError } from 'commander';
+import pino from 'pino';
+import { loadConfig } from '../config.ts';
+import { connect } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { listenForCommits } from '../delivery/pg-wake.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT, startWorker } from '../delivery/worker.ts';
+
+function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new InvalidArgumentError('must be a whole number from 1 to 10000');
+  return Number(value);
+}
+
+export function registerWorker(program: Command): void {
+  program.command('worker')
+    .description('deliver webhooks from the database named by DATABASE_URL (no HTTP server)')
+    .option('--concurrency <n>', 'deliveries in hand at once', positiveInt, DEFAULT_CONCURRENCY)
+    .option('--per-endpoint <n>', 'requests in flight to one endpoint at once', positiveInt, DEFAULT_PER_ENDPOINT)
+    .action(async (options: { concurrency: number; perEndpoint: number }) => {
+      const config = loadConfig();
+      const log = pino({ level: config.logLevel });
+      const database = connect(config.databaseUrl);
+      await migrateToLatest(database.db);
+      const worker = startWorker({ database, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
+      const unlisten = listenForCommits(database, worker.wake, log);
+      log.info({ concurrency: options.concurrency, perEndpoint: options.perEndpoint, dialect: database.dialect }, 'webhook worker started');
+      const stop = (signal: NodeJS.Signals) => {
+        log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
+        Promise.all([worker.stop(), unlisten()]).then(() => database.destroy()).then(
+          () => process.exit(0),
+          (error: unknown) => {
+            log.error({ err: error }, 'webhook worker shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+}

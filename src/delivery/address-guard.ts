@@ -1,0 +1,121 @@
+// The address guard: a delivery may only connect to a public unicast address. Every address a
+// host name resolves to is vetted with ipaddr.js's named ranges (IPv4-mapped, 6to4 and NAT64
+// forms are judged by the IPv4 address they carry); the connection then goes to the vetted
+// address itself, so a DNS answer that changes between the check and the connect cannot slip in.
+// WEBHOOK_ALLOW_PRIVATE admits exact IPs, CIDR ranges (any port) or host:port pairs.
+import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { ConfigError } from '../config.ts';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+export interface AllowList {
+  ranges: Array<[Address, number]>;
+  /** "host:port" with the host lower-cased and IPv6 without brackets. */
+  hostPorts: Set<string>;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The system resolver (getaddrinfo: /etc/hosts, then DNS), every address of the name. */
+export const systemLookup: Lookup = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+
+/** A refused address: the attempt fails with this message and no connection is made. */
+export class AddressRefusedError extends Error {
+  readonly code = 'E_ADDRESS_REFUSED';
+}
+
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'an unspecified address', broadcast: 'a broadcast address', multicast: 'a multicast address',
+  linkLocal: 'a link-local address', loopback: 'a loopback address', carrierGradeNat: 'a carrier-grade NAT (CGNAT) address',
+  private: 'a private address', reserved: 'a reserved, documentation or benchmark address', benchmarking: 'a benchmark address',
+  uniqueLocal: 'a unique-local address', as112: 'an AS112 address', as112v6: 'an AS112 address', amt: 'an AMT address',
+  teredo: 'a Teredo address', discard: 'a discard-only address', rfc6145: 'an IPv4-translated address',
+  deprecatedSiteLocal: 'a site-local address', deprecatedOrchid: 'an ORCHID address', orchid2: 'an ORCHID address',
+  droneRemoteIdProtocolEntityTags: 'a reserved address', segmentRouting: 'a segment-routing address',
+};
+
+export function parseAllowList(entries: readonly string[]): AllowList {
+  const allow: AllowList = { ranges: [], hostPorts: new Set() };
+  for (const entry of entries) {
+    if (ipaddr.isValidCIDR(entry)) {
+      allow.ranges.push(ipaddr.parseCIDR(entry));
+    } else if (ipaddr.isValid(entry)) {
+      const address = ipaddr.parse(entry);
+      allow.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+    } else {
+      const match = /^(?:\[([^\]]+)\]|([^:[\]/\s]+)):(\d{1,5})$/.exec(entry);
+      const port = match ? Number(match[3]) : NaN;
+      if (!match || port < 1 || port > 65535) {
+        throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE entries must be IP addresses, CIDR ranges or host:port pairs, got "${entry}"`);
+      }
+      allow.hostPorts.add(`${(match[1] ?? match[2])!.toLowerCase()}:${port}`);
+    }
+  }
+  return allow;
+}
+
+export function allowsHostPort(allow: AllowList, hostname: string, port: number): boolean {
+  return allow.hostPorts.size > 0 && allow.hostPorts.has(`${hostname.toLowerCase()}:${port}`);
+}
+
+/** Why the address may not be delivered to, or null when it is a public unicast address. */
+function classify(address: Address): string | null {
+  if (address.kind() === 'ipv4') {
+    const range = address.range();
+    return range === 'unicast' ? null : RANGE_WORDS[range] ?? `a ${range} address`;
+  }
+  const v6 = address as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return tagged('IPv4-mapped', classify(v6.toIPv4Address()));
+  const range = v6.range();
+  const bytes = v6.toByteArray();
+  if (range === '6to4') return tagged('6to4', classify(new ipaddr.IPv4(bytes.slice(2, 6))));
+  if (range === 'rfc6052') {
+    if (!v6.match(NAT64_WELL_KNOWN)) return 'a local-use NAT64 address';
+    return tagged('NAT64', classify(new ipaddr.IPv4(bytes.slice(12, 16))));
+  }
+  if (range !== 'unicast') return RANGE_WORDS[range] ?? `a ${range} address`;
+  return v6.match(GLOBAL_UNICAST_V6) ? null : 'not a global unicast address';
+}
+
+const tagged = (form: string, reason: string | null) => (reason === null ? null : `the ${form} form of ${reason}`);
+
+function allowListed(allow: AllowList, address: Address): boolean {
+  return allow.ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits));
+}
+
+/** null when the address may be connected to; otherwise why not. */
+export function vetAddress(allow: AllowList, text: string): string | null {
+  let address: Address = ipaddr.parse(text);
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (allowListed(allow, address)) return null;
+  return classify(ipaddr.parse(text));
+}
+
+/**
+ * The address to connect to for hostname:port: resolved here, every answer vetted (one bad answer
+ * refuses the whole name: a name that mixes public and private answers is not trusted).
+ */
+export async function vettedAddress(allow: AllowList, lookup: Lookup, hostname: string, port: number): Promise<ResolvedAddress> {
+  const literal = isIP(hostname);
+  const answers = literal ? [{ address: hostname, family: literal }] : await lookup(hostname);
+  if (answers.length === 0) throw new Error(`${hostname} did not resolve to any address`);
+  if (allowsHostPort(allow, hostname, port)) return answers[0]!;
+  for (const answer of answers) {
+    const reason = vetAddress(allow, answer.address);
+    if (reason !== null) {
+      const what = literal ? answer.address : `${hostname} resolves to ${answer.address}, which`;
+      throw new AddressRefusedError(`address refused: ${what} is ${reason} (WEBHOOK_ALLOW_PRIVATE can admit it for development)`);
+    }
+  }
+  return answers[0]!;
+}

@@ -1,0 +1,95 @@
+// Delivery claims and results on SQLite, with prepared better-sqlite3 statements (this is the hot
+// path) in immediate transactions: SQLite has one writer, so a claim cannot race another process's.
+// The lease is written into next_attempt_at, so an expired lease makes the delivery due again.
+import type SQLite from 'better-sqlite3';
+import type { AttemptRecord, ClaimedDelivery, ClaimRequest, DeliveryStore } from './repository.ts';
+
+interface DueRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt_count: number;
+  payload: string;
+  url: string;
+  secret_enc: string;
+}
+
+export function sqliteStore(sqlite: SQLite.Database): DeliveryStore {
+  const candidates = sqlite.prepare<[string], { id: string }>(`
+    SELECT e.id FROM webhook_endpoints e
+    WHERE e.is_active = 1 AND EXISTS (SELECT 1 FROM webhook_deliveries d
+      WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= ?)`);
+  const due = sqlite.prepare<[string, string, string, number], DueRow>(`
+    SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, ev.payload, e.url, e.secret_enc
+    FROM webhook_deliveries d
+    JOIN events ev ON ev.id = d.event_id
+    JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    WHERE d.endpoint_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2
+      AND (d.attempt_count > 0 OR d.next_attempt_at <= ?3)
+    ORDER BY d.next_attempt_at LIMIT ?4`);
+  const lease = sqlite.prepare<[string, string, string]>(
+    'UPDATE webhook_deliveries SET next_attempt_at = ?1, lease_until = ?1, lease_owner = ?2 WHERE id = ?3');
+  const update = sqlite.prepare<[string, number | null, string, string, string, string]>(`
+    UPDATE webhook_deliveries SET status = ?1, attempt_count = attempt_count + 1, last_status_code = ?2,
+      last_attempt_at = ?3, next_attempt_at = ?4, lease_until = NULL, lease_owner = NULL
+    WHERE id = ?5 AND lease_owner = ?6`);
+  const insertAttempt = sqlite.prepare<[string, string, string, number | null, number, string | null, string | null]>(`
+    INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const pause = sqlite.prepare<[string, string]>('UPDATE webhook_endpoints SET is_active = 0, updated_at = ? WHERE id = ?');
+
+  const claimTx = sqlite.transaction((r: ClaimRequest): ClaimedDelivery[] => {
+    const excluded = new Set(r.excluded);
+    const endpoints = candidates.all(r.now).map((row) => row.id).filter((id) => !excluded.has(id));
+    shuffle(endpoints);
+    const claimed: ClaimedDelivery[] = [];
+    for (const endpointId of endpoints) {
+      const room = Math.min(r.room.get(endpointId) ?? r.perEndpoint, r.limit - claimed.length);
+      if (room <= 0) break;
+      for (const row of due.all(endpointId, r.now, r.firstAttemptCutoff, room)) {
+        lease.run(r.leaseUntil, r.owner, row.id);
+        claimed.push({
+          id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type,
+          attemptCount: row.attempt_count, payload: row.payload, url: row.url, secretEnc: row.secret_enc, owner: r.owner,
+        });
+      }
+    }
+    return claimed;
+  });
+
+  const recordTx = sqlite.transaction((records: AttemptRecord[]) => {
+    for (const x of records) {
+      // Nothing is written for a delivery that was deleted (DELETE wins) or whose lease was lost.
+      const changed = update.run(x.status, x.statusCode, x.attemptedAt, x.nextAttemptAt, x.deliveryId, x.owner).changes;
+      if (changed === 1) insertAttempt.run(x.attemptId, x.deliveryId, x.attemptedAt, x.statusCode, x.durationMs, x.error, x.responseBody);
+      if (x.pauseEndpointId !== null) pause.run(x.attemptedAt, x.pauseEndpointId);
+    }
+  });
+
+  // Kysely runs its transactions on this same connection: wait until none is open, so these
+  // statements never land inside (and roll back with) someone else's transaction. The check and
+  // the synchronous transaction run without yielding, so nothing can slip in between.
+  const outsideTransactions = async () => {
+    while (sqlite.inTransaction) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+
+  return {
+    async claim(r) {
+      await outsideTransactions();
+      return claimTx.immediate(r);
+    },
+    async record(records) {
+      if (records.length === 0) return;
+      await outsideTransactions();
+      recordTx.immediate(records);
+    },
+  };
+}
+
+function shuffle<T>(items: T[]): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+}

@@ -1,0 +1,65 @@
+// The worker's view of the delivery tables: claim due deliveries under a lease, and record the
+// attempts' results. One implementation per dialect (PostgreSQL: FOR UPDATE SKIP LOCKED, so many
+// workers share the queue; SQLite: one immediate transaction, as SQLite has one writer).
+import type { Database } from '../db/connect.ts';
+import { postgresStore } from './repository-postgres.ts';
+import { sqliteStore } from './repository-sqlite.ts';
+
+export interface ClaimRequest {
+  /** ISO now: deliveries whose next_attempt_at is at or before it are due. */
+  now: string;
+  /** First attempts are due only once WEBHOOK_RETRY_SCHEDULE_S[0] has passed: now minus that delay. */
+  firstAttemptCutoff: string;
+  /** The lease: a claimed delivery is hidden from every claimer until then (its next_attempt_at). */
+  leaseUntil: string;
+  /** This claim's token; a result is written only while the delivery still carries it. */
+  owner: string;
+  /** At most this many deliveries in all. */
+  limit: number;
+  /** At most this many per endpoint, unless the endpoint is listed in room. */
+  perEndpoint: number;
+  /** Endpoints that may take fewer (some slots in use, or a cooling-down endpoint): id → room > 0. */
+  room: Map<string, number>;
+  /** Endpoints to leave alone this time (no room). */
+  excluded: string[];
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  /** Attempts made before this one. */
+  attemptCount: number;
+  /** The event's stored body, sent unchanged on every attempt. */
+  payload: string;
+  url: string;
+  secretEnc: string;
+  owner: string;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  owner: string;
+  attemptId: string;
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+  /** The delivery's state after this attempt. */
+  status: 'pending' | 'delivered' | 'failed';
+  nextAttemptAt: string;
+  /** Set when the answer was 410 Gone: the endpoint is paused. */
+  pauseEndpointId: string | null;
+}
+
+export interface DeliveryStore {
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  /** Writes each attempt and its delivery's new state, unless the delivery was deleted or its lease lost. */
+  record(records: AttemptRecord[]): Promise<void>;
+}
+
+export function deliveryStore(database: Database): DeliveryStore {
+  return database.dialect === 'postgres' ? postgresStore(database.db) : sqliteStore(database.sqlite!);
+}

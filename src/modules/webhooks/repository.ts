@@ -1,0 +1,73 @@
+// SQL of webhook endpoints and their deliveries (the worker's claims live in src/delivery/).
+import { type Kysely, PostgresAdapter } from 'kysely';
+import type { DB, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
+
+export const DELIVERY_LIST_LIMIT = 100;
+
+const ENDPOINT_COLUMNS = ['id', 'account_id', 'name', 'url', 'events', 'is_active', 'created_at', 'updated_at'] as const;
+export type EndpointPublicRow = Pick<WebhookEndpointRow, (typeof ENDPOINT_COLUMNS)[number]>;
+
+export async function listEndpoints(db: Kysely<DB>, accountId: string): Promise<EndpointPublicRow[]> {
+  return db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS)
+    .where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Never the secret: only the worker reads secret_enc. */
+export async function findEndpoint(db: Kysely<DB>, id: string): Promise<EndpointPublicRow | undefined> {
+  return db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function countEndpoints(db: Kysely<DB>, accountId: string): Promise<number> {
+  const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The account's endpoint limit; on PostgreSQL the account row is locked so concurrent creates count in turn. */
+export async function lockAccountLimit(db: Kysely<DB>, accountId: string): Promise<{ webhook_endpoint_limit: number | null } | undefined> {
+  const query = db.selectFrom('accounts').select('webhook_endpoint_limit').where('id', '=', accountId);
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  return (pg ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function insertEndpoint(db: Kysely<DB>, row: WebhookEndpointRow): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function updateEndpoint(db: Kysely<DB>, id: string, changes: Partial<Pick<WebhookEndpointRow, 'name' | 'url' | 'events' | 'is_active' | 'updated_at'>>): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the endpoint; its deliveries and their attempts go with it (ON DELETE CASCADE). */
+export async function deleteEndpoint(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+/** The endpoint's most recent deliveries, newest first. */
+export async function listDeliveries(db: Kysely<DB>, endpointId: string, limit = DELIVERY_LIST_LIMIT): Promise<WebhookDeliveryRow[]> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId)
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function listAccountDeliveries(db: Kysely<DB>, accountId: string, status: string | undefined, limit = DELIVERY_LIST_LIMIT): Promise<WebhookDeliveryRow[]> {
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId);
+  if (status !== undefined) query = query.where('status', '=', status);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function findDelivery(db: Kysely<DB>, id: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listAttempts(db: Kysely<DB>, deliveryId: string) {
+  return db.selectFrom('webhook_attempts').select(['id', 'attempted_at', 'status_code', 'duration_ms', 'error', 'response_body'])
+    .where('delivery_id', '=', deliveryId).orderBy('attempted_at').orderBy('id').execute();
+}
+
+/** A failed delivery becomes due once more; returns false when it is not failed. */
+export async function requeueFailed(db: Kysely<DB>, id: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null })
+    .where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
