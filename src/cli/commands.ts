@@ -2,8 +2,16 @@
 import type { Command } from 'commander';
 import { registerServe } from './serve.ts';
 import { registerWorker } from './worker.ts';
+import { registerAccounts } from './accounts.ts';
+import { registerNodes } from './nodes.ts';
+import { registerKeys } from './keys.ts';
+import { registerImport } from './import.ts';
 
 export const commands: Array<(program: Command) => void> = [
   registerServe,
   registerWorker,
+  registerAccounts,
+  registerNodes,
+  registerKeys,
+  registerImport,
 ];

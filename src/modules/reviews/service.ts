@@ -40,30 +40,35 @@ export interface UpsertResult {
   created: boolean;
 }
 
+/** The columns an upsert writes besides the identity, from the admin body (shared with the bulk import). */
+export function reviewFields(input: ReviewInput, nodeId: string, now: string) {
+  const rating = input.rating ?? null;
+  return {
+    node_id: nodeId,
+    author: input.author ?? null,
+    rating,
+    rating_normalized: input.rating_normalized ?? (rating === null ? null : rating * 20),
+    title: input.title ?? null,
+    text: input.text ?? null,
+    url: input.url ?? null,
+    language: input.language ?? null,
+    sentiment: input.sentiment ?? null,
+    owner_reply: input.owner_reply ?? null,
+    replied_at: toIsoOrNull(input.replied_at) ?? (input.owner_reply ? now : null),
+    reviewed_at: toIso(input.reviewed_at),
+    is_hidden: bit(input.is_hidden ?? false),
+    recommend: input.recommend == null ? null : bit(input.recommend),
+    updated_at: now,
+  };
+}
+
 /** Creates or updates in place by (account, platform, external_id); only a new review emits events. */
 export async function upsertReview(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
   return db.transaction().execute(async (trx) => {
     const node = await findNode(trx, input.node_id);
     if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
     const now = nowIso();
-    const rating = input.rating ?? null;
-    const fields = {
-      node_id: node.id,
-      author: input.author ?? null,
-      rating,
-      rating_normalized: input.rating_normalized ?? (rating === null ? null : rating * 20),
-      title: input.title ?? null,
-      text: input.text ?? null,
-      url: input.url ?? null,
-      language: input.language ?? null,
-      sentiment: input.sentiment ?? null,
-      owner_reply: input.owner_reply ?? null,
-      replied_at: toIsoOrNull(input.replied_at) ?? (input.owner_reply ? now : null),
-      reviewed_at: toIso(input.reviewed_at),
-      is_hidden: bit(input.is_hidden ?? false),
-      recommend: input.recommend == null ? null : bit(input.recommend),
-      updated_at: now,
-    };
+    const fields = reviewFields(input, node.id, now);
     const existing = await repo.findReviewByIdentity(trx, accountId, input.platform, input.external_id);
     if (existing) {
       const updated: ReviewRow = { ...existing, ...fields };

@@ -1,0 +1,35 @@
+// `repute keys create` and `repute keys revoke`: API keys bound to a node with scopes.
+import type { Command } from 'commander';
+import { requireAccount } from '../modules/accounts/service.ts';
+import { SCOPES, createKey, revokeKey } from '../modules/keys/service.ts';
+import { commaList, printJson, withDatabase } from './support.ts';
+
+export function registerKeys(program: Command): void {
+  const keys = program.command('keys').description('manage API keys (directly on DATABASE_URL)');
+  keys.command('create')
+    .description('create an API key and print it as JSON; the key is shown this once (only its hash is stored)')
+    .requiredOption('--account <id>', 'the account\'s id')
+    .requiredOption('--node <id>', 'the node the key is bound to: it reads that node\'s subtree')
+    .requiredOption('--scopes <list>', `comma list of scopes: ${SCOPES.join(', ')}`, commaList)
+    .option('--name <name>', 'a label for the key')
+    .addHelpText('after', '\nExample:\n  $ repute keys create --account $ACCOUNT --node $ROOT --scopes reviews:read,analytics:read --name "BI export"')
+    .action(async (options: { account: string; node: string; scopes: string[]; name?: string }) => {
+      await withDatabase(async (database) => {
+        await requireAccount(database.db, options.account);
+        if (options.scopes.length === 0) throw new Error('--scopes needs at least one scope');
+        const created = await createKey(database.db, options.account, { node_id: options.node, scopes: options.scopes, name: options.name ?? null });
+        printJson(created);
+        process.stderr.write('Store this key now: it is not shown again (only its hash is stored).\n');
+      }, { node_id: '--node', scopes: '--scopes' });
+    });
+
+  keys.command('revoke')
+    .description('revoke an API key: it answers 401 from then on (a running server notices within 2 seconds)')
+    .argument('<id>', 'the key\'s id (not the key itself)')
+    .action(async (id: string) => {
+      await withDatabase(async (database) => {
+        await revokeKey(database.db, id);
+        printJson({ id, revoked: true });
+      });
+    });
+}
