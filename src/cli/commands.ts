@@ -1,5 +1,6 @@
 // Every `repute` sub-command, in one list; each file under src/cli/ registers its own.
 import type { Command } from 'commander';
+import { registerGuests } from './guests.ts';
 import { registerServe } from './serve.ts';
 import { registerWorker } from './worker.ts';
 import { registerAccounts } from './accounts.ts';
@@ -14,4 +15,5 @@ export const commands: Array<(program: Command) => void> = [
   registerNodes,
   registerKeys,
   registerImport,
+  registerGuests,
 ];

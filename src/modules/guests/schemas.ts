@@ -7,20 +7,21 @@ export const STATUSES = ['booked', 'arrived', 'checked_out', 'cancelled', 'no_sh
 export type StayStatus = (typeof STATUSES)[number];
 export const MAX_CUSTOM_FIELDS = 100;
 
-/** Optional and nullable: omitted keeps the stored value, null clears it. */
+/**
+ * Optional and nullable: omitted keeps the stored value, null clears it. A type list rather than
+ * anyOf, so a violation reads as one message ("body.phone must NOT have more than 40 characters").
+ */
 const Clearable = (maxLength: number, extra: Record<string, unknown> = {}) =>
-  Type.Optional(Nullable(Type.String({ maxLength, ...extra })));
+  Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, ...extra }));
 
 /** ISO 8601 date (2026-11-22) or date-time with a UTC offset; checked and normalised in validate.ts. */
-const DateOrDateTime = Type.Optional(Nullable(Type.String({
-  maxLength: 64,
+const DateOrDateTime = Clearable(64, {
   description: 'ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time with offset (2026-11-22T14:00:00+01:00)',
-})));
+});
 
 /** Flat key → value map; values are strings, numbers or booleans; merged key by key into the stored map. */
 export const CustomFields = Type.Unsafe<Record<string, string | number | boolean>>({
   type: 'object',
-  propertyNames: { minLength: 1, maxLength: 100 },
   additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 2000 },
   maxProperties: MAX_CUSTOM_FIELDS,
   description: `up to ${MAX_CUSTOM_FIELDS} keys (1–100 chars); values string (max 2000), number or boolean`,
@@ -28,7 +29,7 @@ export const CustomFields = Type.Unsafe<Record<string, string | number | boolean
 
 export const ReservationInput = Type.Object({
   external_id: Type.String({ minLength: 1, maxLength: 255, description: 'your reference; with the property, the stay\'s identity' }),
-  status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)), { description: 'defaults to booked on create; omitted keeps the stored status' })),
+  status: Type.Optional(Type.Unsafe<StayStatus>({ type: 'string', enum: [...STATUSES], description: 'defaults to booked on create; omitted keeps the stored status' })),
   raw_status: Clearable(120),
   check_in: DateOrDateTime,
   check_out: DateOrDateTime,

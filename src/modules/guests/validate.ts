@@ -43,6 +43,10 @@ export const normaliseEmailHook: preValidationHookHandler = async (request) => {
   }
 };
 
+const emailFormat = (fullFormats as unknown as Record<string, RegExp>)['email']!;
+/** The same check the schema's format: "email" and maxLength make (for the CLI). */
+export const isValidEmail = (email: string): boolean => email.length <= 320 && emailFormat.test(email);
+
 const dateTime = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>)['date-time']!.validate;
 const dateOnly = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>)['date']!.validate;
 const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -64,6 +68,7 @@ export function normaliseDate(field: string, value: string): string {
 function customFieldsJson(field: string, value: Record<string, string | number | boolean> | undefined): string | null {
   if (value === undefined) return null;
   for (const [key, v] of Object.entries(value)) {
+    if (key.length < 1 || key.length > 100) throw new AppError(400, `${field} keys must be 1 to 100 characters, got "${key.slice(0, 120)}"`);
     if (typeof v === 'number' && !Number.isFinite(v)) throw new AppError(400, `${field}.${key} must be a finite number`);
   }
   return JSON.stringify(value);
