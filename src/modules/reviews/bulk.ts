@@ -113,7 +113,7 @@ async function runBatch(database: Database, accountId: string, inputs: readonly 
         }
       }
     }
-    await appendEvents(trx, events);
+    await appendEvents(trx, events, database.sqlite);
     return { outcomes, events: events.length };
   });
 }
