@@ -25,15 +25,15 @@ export function sqliteStore(sqlite: SQLite.Database): DeliveryStore {
     FROM webhook_deliveries d
     JOIN events ev ON ev.id = d.event_id
     JOIN webhook_endpoints e ON e.id = d.endpoint_id
-    WHERE d.endpoint_id = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2
-      AND (d.attempt_count > 0 OR d.next_attempt_at <= ?3)
-    ORDER BY d.next_attempt_at LIMIT ?4`);
-  const lease = sqlite.prepare<[string, string, string]>(
-    'UPDATE webhook_deliveries SET next_attempt_at = ?1, lease_until = ?1, lease_owner = ?2 WHERE id = ?3');
+    WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
+      AND (d.attempt_count > 0 OR d.next_attempt_at <= ?)
+    ORDER BY d.next_attempt_at LIMIT ?`);
+  const lease = sqlite.prepare<[string, string, string, string]>(
+    'UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = ?, lease_owner = ? WHERE id = ?');
   const update = sqlite.prepare<[string, number | null, string, string, string, string]>(`
-    UPDATE webhook_deliveries SET status = ?1, attempt_count = attempt_count + 1, last_status_code = ?2,
-      last_attempt_at = ?3, next_attempt_at = ?4, lease_until = NULL, lease_owner = NULL
-    WHERE id = ?5 AND lease_owner = ?6`);
+    UPDATE webhook_deliveries SET status = ?, attempt_count = attempt_count + 1, last_status_code = ?,
+      last_attempt_at = ?, next_attempt_at = ?, lease_until = NULL, lease_owner = NULL
+    WHERE id = ? AND lease_owner = ?`);
   const insertAttempt = sqlite.prepare<[string, string, string, number | null, number, string | null, string | null]>(`
     INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
@@ -48,7 +48,7 @@ export function sqliteStore(sqlite: SQLite.Database): DeliveryStore {
       const room = Math.min(r.room.get(endpointId) ?? r.perEndpoint, r.limit - claimed.length);
       if (room <= 0) break;
       for (const row of due.all(endpointId, r.now, r.firstAttemptCutoff, room)) {
-        lease.run(r.leaseUntil, r.owner, row.id);
+        lease.run(r.leaseUntil, r.leaseUntil, r.owner, row.id);
         claimed.push({
           id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type,
           attemptCount: row.attempt_count, payload: row.payload, url: row.url, secretEnc: row.secret_enc, owner: r.owner,
