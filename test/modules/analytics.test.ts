@@ -281,3 +281,27 @@ eachDatabase('analytics: another account sees only its own (empty) figures; scop
   assert.equal(missing.statusCode, 401);
   assert.ok(missing.json().error);
 });
+
+eachDatabase('concurrent hides, unhides and updates of one review leave the scores exact', async (t) => {
+  const tree = await createTree(t);
+  const [p1] = tree.properties;
+  await createReview(t, tree.accountId, p1, { rating: 5 });
+  const r = await createReview(t, tree.accountId, p1, { rating: 3, external_id: 'raced' });
+  const key = await createKey(t, tree.accountId, tree.root, ['analytics:read']);
+  const update = (rating: number) => t.admin('POST', `/accounts/${tree.accountId}/reviews`, {
+    node_id: p1, platform: 'google', external_id: 'raced', reviewed_at: r.reviewed_at, rating,
+  });
+  for (let round = 0; round < 5; round++) {
+    const answers = await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => t.admin('PATCH', `/reviews/${r.id}`, { is_hidden: i % 2 === 0 })),
+      update(2), update(4),
+    ]);
+    assert.ok(answers.every((a) => a.statusCode === 200), answers.map((a) => a.body).join('\n'));
+  }
+  // Settle on a known state: visible, rating 4 (80). Then 5 and 4: 9 / 2 = 4.5; (100 + 80) / 2 = 90.
+  assert.equal((await t.admin('PATCH', `/reviews/${r.id}`, { is_hidden: false })).statusCode, 200);
+  assert.equal((await update(4)).statusCode, 200);
+  const s = await scores(t, key);
+  assert.deepEqual({ total: s.total_reviews, score: s.overall_score, normalized: s.overall_score_normalized },
+    { total: 2, score: 4.5, normalized: 90 });
+});

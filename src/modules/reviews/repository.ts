@@ -1,5 +1,5 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { subtreePage, type SubtreeScope } from '../../db/subtree-page.ts';
 import type { DB, NewReview, ReviewRow, ReviewUpdate } from '../../db/schema.ts';
 import type { Keyset } from '../../http/pagination.ts';
@@ -22,13 +22,18 @@ export async function listReviewPage(db: Kysely<DB>, scope: SubtreeScope, after:
   });
 }
 
-export async function findReview(db: Kysely<DB>, id: string): Promise<ReviewRow | undefined> {
-  return db.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirst();
+// lock: a write reads the row it will change under FOR UPDATE on PostgreSQL, so two concurrent
+// writes cannot both take the same old version out of review_stats (SQLite runs one writer at a time).
+const locked = <Q extends { forUpdate(): Q }>(db: Kysely<DB>, q: Q, lock: boolean): Q =>
+  lock && db.getExecutor().adapter instanceof PostgresAdapter ? q.forUpdate() : q;
+
+export async function findReview(db: Kysely<DB>, id: string, lock = false): Promise<ReviewRow | undefined> {
+  return locked(db, db.selectFrom('reviews').selectAll().where('id', '=', id), lock).executeTakeFirst();
 }
 
-export async function findReviewByIdentity(db: Kysely<DB>, accountId: string, platform: string, externalId: string): Promise<ReviewRow | undefined> {
-  return db.selectFrom('reviews').selectAll()
-    .where('account_id', '=', accountId).where('platform', '=', platform).where('external_id', '=', externalId)
+export async function findReviewByIdentity(db: Kysely<DB>, accountId: string, platform: string, externalId: string, lock = false): Promise<ReviewRow | undefined> {
+  return locked(db, db.selectFrom('reviews').selectAll()
+    .where('account_id', '=', accountId).where('platform', '=', platform).where('external_id', '=', externalId), lock)
     .executeTakeFirst();
 }
 

@@ -9,6 +9,7 @@ import { appendEvent } from '../../events/outbox.ts';
 import { isUuid, newId } from '../../lib/ids.ts';
 import { bit } from '../../lib/json.ts';
 import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
+import { moveMentions } from '../insights/repository.ts';
 import { findNode } from '../nodes/repository.ts';
 import { matchingRules } from './alerts.ts';
 import * as repo from './repository.ts';
@@ -69,11 +70,13 @@ export async function upsertReview(db: Kysely<DB>, accountId: string, input: Rev
     if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
     const now = nowIso();
     const fields = reviewFields(input, node.id, now);
-    const existing = await repo.findReviewByIdentity(trx, accountId, input.platform, input.external_id);
+    const existing = await repo.findReviewByIdentity(trx, accountId, input.platform, input.external_id, true);
     if (existing) {
       const updated: ReviewRow = { ...existing, ...fields };
       await repo.updateReview(trx, existing.id, fields);
       await moveStats(trx, existing, updated);
+      // Mentions carry a copy of their review's node (subtree lists need no join): keep it in step.
+      if (updated.node_id !== existing.node_id) await moveMentions(trx, existing.id, updated.node_id);
       return { review: toReview(updated), created: false };
     }
     const row: ReviewRow = { id: newId(), account_id: accountId, platform: input.platform, external_id: input.external_id, created_at: now, ...fields };
@@ -90,7 +93,7 @@ export async function upsertReview(db: Kysely<DB>, accountId: string, input: Rev
 
 export async function replyToReview(db: Kysely<DB>, id: string, text: string, repliedAt?: string | null): Promise<Review> {
   return db.transaction().execute(async (trx) => {
-    const existing = isUuid(id) ? await repo.findReview(trx, id) : undefined;
+    const existing = isUuid(id) ? await repo.findReview(trx, id, true) : undefined;
     if (!existing) throw notFound('review');
     const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? nowIso(), updated_at: nowIso() };
     const updated: ReviewRow = { ...existing, ...changes };
@@ -104,7 +107,7 @@ export async function replyToReview(db: Kysely<DB>, id: string, text: string, re
 
 export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Promise<Review> {
   return db.transaction().execute(async (trx) => {
-    const existing = isUuid(id) ? await repo.findReview(trx, id) : undefined;
+    const existing = isUuid(id) ? await repo.findReview(trx, id, true) : undefined;
     if (!existing) throw notFound('review');
     const changes = { is_hidden: bit(hidden), updated_at: nowIso() };
     const updated: ReviewRow = { ...existing, ...changes };
