@@ -1,0 +1,123 @@
+// Isolation and liveness: a hanging endpoint holds only its own slots, pause/resume, DELETE wins
+// over an attempt in flight, and a commit wakes the worker without waiting for the poll.
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../support/each-database.ts';
+import { createKey, createReview, createTree } from '../support/factories.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { createEndpoint, deliveries, sleep, until, verified, WEBHOOK_ENV, worker } from './helpers.ts';
+
+eachDatabase('an endpoint that hangs until its time-out holds only its own slots; the others keep flowing', async (t) => {
+  const hanging = await startReceiver();
+  const healthy = await startReceiver();
+  hanging.answer(() => 'stall');
+  const w = worker(t, { concurrency: 8, perEndpoint: 4 });
+  try {
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+    await createEndpoint(t, key, hanging.url, ['review.received'], 'Hangs');
+    await createEndpoint(t, key, healthy.url, ['review.received'], 'Healthy');
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) await createReview(t, tree.accountId, tree.properties[i % 3]!);
+    await healthy.waitFor((r) => r.length === 20, 2500, '20 deliveries to the healthy endpoint');
+    const took = performance.now() - started;
+    assert.ok(took < 2500, `healthy deliveries took ${took} ms beside a hanging endpoint`);
+    // The hanging endpoint never has more than its cap in flight.
+    assert.equal(hanging.requests.length, 4);
+  } finally {
+    hanging.release();
+    await w.stop();
+    await hanging.close();
+    await healthy.close();
+  }
+}, { env: { ...WEBHOOK_ENV, WEBHOOK_TIMEOUT_MS: '3000' } });
+
+eachDatabase('is_active=false pauses deliveries (new ones wait, pings too); true sends them', async (t) => {
+  const receiver = await startReceiver();
+  const w = worker(t);
+  try {
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+    const { secret, endpoint } = await createEndpoint(t, key, receiver.url, ['review.received']);
+    assert.equal((await t.api(key, 'PATCH', `/webhooks/${endpoint.id}`, { is_active: false })).statusCode, 200);
+    await createReview(t, tree.accountId, tree.properties[0]);
+    await t.api(key, 'POST', `/webhooks/${endpoint.id}/test`);
+    await sleep(400);
+    assert.equal(receiver.requests.length, 0);
+    assert.deepEqual((await deliveries(t, key, endpoint.id)).map((d) => d.status), ['pending', 'pending']);
+    assert.equal((await t.api(key, 'PATCH', `/webhooks/${endpoint.id}`, { is_active: true })).statusCode, 200);
+    await receiver.waitFor((r) => r.length === 2, 3000);
+    assert.deepEqual(receiver.requests.map((r) => verified(secret, r).type).sort(), ['ping', 'review.received']);
+    const ping = receiver.requests.map((r) => verified(secret, r)).find((e) => e.type === 'ping');
+    assert.equal(ping.data.endpoint_id, endpoint.id);
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: WEBHOOK_ENV });
+
+eachDatabase('DELETE removes the endpoint and its deliveries; an attempt in flight does not bring them back', async (t) => {
+  const receiver = await startReceiver();
+  receiver.answer(() => 'stall');
+  const w = worker(t);
+  try {
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+    const { endpoint } = await createEndpoint(t, key, receiver.url, ['review.received']);
+    await createReview(t, tree.accountId, tree.properties[0]);
+    await receiver.waitFor((r) => r.length === 1);
+    const r = await t.api(key, 'DELETE', `/webhooks/${endpoint.id}`);
+    assert.equal(r.statusCode, 200, r.body);
+    receiver.release();
+    await sleep(400);
+    const db = t.ctx.db;
+    assert.equal((await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).execute()).length, 0);
+    assert.equal((await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpoint.id).execute()).length, 0);
+    assert.equal((await db.selectFrom('webhook_attempts').selectAll().execute()).length, 0);
+    assert.equal(receiver.requests.length, 1);
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: WEBHOOK_ENV });
+
+eachDatabase('a commit wakes the worker at once: no wait for WEBHOOK_POLL_MS', async (t) => {
+  const receiver = await startReceiver();
+  const w = worker(t);
+  try {
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+    await createEndpoint(t, key, receiver.url, ['review.received']);
+    await sleep(100);
+    const started = performance.now();
+    await createReview(t, tree.accountId, tree.properties[0]);
+    await receiver.waitFor((r) => r.length === 1, 5000);
+    const latency = receiver.requests[0]!.at - started;
+    assert.ok(latency < 1000, `arrived ${latency} ms after the request, with a 60 s poll`);
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: { ...WEBHOOK_ENV, WEBHOOK_POLL_MS: '60000' } });
+
+eachDatabase('stop() finishes the attempts in flight and records them', async (t) => {
+  const receiver = await startReceiver();
+  receiver.answer(() => 'stall');
+  const w = worker(t);
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+  const { endpoint } = await createEndpoint(t, key, receiver.url, ['review.received']);
+  try {
+    await createReview(t, tree.accountId, tree.properties[0]);
+    await receiver.waitFor((r) => r.length === 1);
+    const stopping = w.stop();
+    await sleep(100);
+    receiver.release();
+    await stopping;
+    const [delivery] = await deliveries(t, key, endpoint.id);
+    assert.equal(delivery.status, 'delivered');
+    assert.equal(delivery.attempt_count, 1);
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: WEBHOOK_ENV });

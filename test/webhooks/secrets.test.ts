@@ -1,0 +1,106 @@
+// The signing secret: signed with node:crypto so that the standardwebhooks library verifies it,
+// sealed at rest with REPUTE_SECRET_KEY (AES-256-GCM, bound to its endpoint), and absent from
+// every log line, answer and event while endpoints are managed and deliveries made.
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/app-context.ts';
+import { buildApp } from '../../src/server.ts';
+import { newSecret, secretKey, sign, webhookHeaders } from '../../src/delivery/signer.ts';
+import { startWorker } from '../../src/delivery/worker.ts';
+import { open, seal } from '../../src/lib/secret-box.ts';
+import { nextStep } from '../../src/delivery/schedule.ts';
+import { dialects, freshDatabase, testEnv, ADMIN_TOKEN } from '../support/app.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { WEBHOOK_ENV } from './helpers.ts';
+
+test('node:crypto signatures verify with the standardwebhooks library, and match its own', () => {
+  const secret = newSecret();
+  const body = JSON.stringify({ id: 'x', type: 'ping', data: { text: 'héllo ✓' } });
+  const headers = webhookHeaders(secretKey(secret), 'msg_1', body);
+  assert.deepEqual(new Webhook(secret).verify(body, headers), JSON.parse(body));
+  const now = new Date();
+  assert.equal(sign(secretKey(secret), 'msg_1', Math.floor(now.getTime() / 1000), body), new Webhook(secret).sign('msg_1', now, body));
+  assert.throws(() => new Webhook(newSecret()).verify(body, headers));
+  assert.throws(() => new Webhook(secret).verify(body + ' ', headers));
+});
+
+test('secrets are sealed with AES-256-GCM under the key, bound to their row', () => {
+  const key = Buffer.alloc(32, 1);
+  const sealed = seal(key, 'whsec_abc', 'row-1');
+  assert.notEqual(seal(key, 'whsec_abc', 'row-1'), sealed, 'a fresh IV each time');
+  assert.equal(open(key, sealed, 'row-1'), 'whsec_abc');
+  assert.throws(() => open(Buffer.alloc(32, 2), sealed, 'row-1'));
+  assert.throws(() => open(key, sealed, 'row-2'));
+  const raw = Buffer.from(sealed.slice(3), 'base64');
+  raw[raw.length - 1]! ^= 1;
+  assert.throws(() => open(key, 'v1.' + raw.toString('base64'), 'row-1'));
+});
+
+test('retry delays follow the schedule with ±20% jitter; Retry-After is honoured up to an hour', () => {
+  const schedule = [0, 10, 100];
+  const now = new Date('2026-01-01T00:00:00.000Z');
+  const delay = (step: ReturnType<typeof nextStep>) => (step.nextAttemptAt.getTime() - now.getTime()) / 1000;
+  assert.equal(nextStep(schedule, 1, { statusCode: 204, retryAfterS: null }, now).status, 'delivered');
+  assert.equal(delay(nextStep(schedule, 1, { statusCode: 500, retryAfterS: null }, now, () => 0)), 8);
+  assert.equal(delay(nextStep(schedule, 1, { statusCode: 500, retryAfterS: null }, now, () => 1)), 12);
+  assert.equal(delay(nextStep(schedule, 2, { statusCode: null, retryAfterS: null }, now, () => 0.5)), 100);
+  assert.equal(nextStep(schedule, 3, { statusCode: 500, retryAfterS: null }, now).status, 'failed');
+  assert.equal(delay(nextStep(schedule, 1, { statusCode: 429, retryAfterS: 60 }, now, () => 0.5)), 60);
+  assert.equal(delay(nextStep(schedule, 1, { statusCode: 503, retryAfterS: 1 }, now, () => 0.5)), 10);
+  assert.equal(delay(nextStep(schedule, 1, { statusCode: 503, retryAfterS: 1e9 }, now, () => 0.5)), 3600);
+});
+
+for (const dialect of dialects) {
+  test(`the secret never appears in a log line, an answer or an event, even at trace level [${dialect}]`, async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const receiver = await startReceiver();
+    receiver.answer((_r, i) => (i === 0 ? { status: 500, body: 'try again' } : { status: 200 }));
+    const testDb = await freshDatabase(dialect);
+    const config = loadConfig(testEnv(testDb, { ...WEBHOOK_ENV, LOG_LEVEL: 'trace' }));
+    const ctx = createContext(config, testDb.database);
+    const app = await buildApp(ctx, { logger: { level: 'trace', stream } });
+    const worker = startWorker({ database: testDb.database, config, log: app.log, outbox: ctx.outbox });
+    const answers: string[] = [];
+    const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, token: string, body?: unknown) => {
+      const r = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body as object } : {}) });
+      answers.push(r.body);
+      return r.json();
+    };
+    try {
+      const account = await call('POST', '/admin/v1/accounts', ADMIN_TOKEN, { name: 'Group' });
+      const root = await call('POST', `/admin/v1/accounts/${account.id}/nodes`, ADMIN_TOKEN, { name: 'Root', type: 'account', parent_id: null });
+      const { key } = await call('POST', `/admin/v1/accounts/${account.id}/api-keys`, ADMIN_TOKEN, { node_id: root.id, scopes: ['webhooks:manage'] });
+      const created = await call('POST', '/api/v4/webhooks', key, { name: 'Ops', url: receiver.url, events: ['review.received'] });
+      const secret: string = created.secret;
+      answers.shift(); // the creation answer is the one place the secret may be
+      answers.pop();
+      await call('GET', '/api/v4/webhooks', key);
+      await call('PATCH', `/api/v4/webhooks/${created.endpoint.id}`, key, { name: 'Ops 2' });
+      await call('POST', `/api/v4/webhooks/${created.endpoint.id}/test`, key);
+      await receiver.waitFor((r) => r.length === 2);
+      const deliveries = await call('GET', `/api/v4/webhooks/${created.endpoint.id}/deliveries`, key);
+      await call('GET', `/admin/v1/deliveries/${deliveries.data[0].id}`, ADMIN_TOKEN);
+      await worker.stop();
+
+      assert.ok(lines.length > 10, 'the logs were captured');
+      const needles = [secret, secret.slice('whsec_'.length), secretKey(secret).toString('hex')];
+      const events = await testDb.database.db.selectFrom('events').select('payload').execute();
+      const attempts = await testDb.database.db.selectFrom('webhook_attempts').selectAll().execute();
+      const haystacks = { logs: lines.join(''), answers: answers.join(''), events: JSON.stringify(events), attempts: JSON.stringify(attempts) };
+      for (const [where, text] of Object.entries(haystacks)) {
+        for (const needle of needles) assert.ok(!text.includes(needle), `the secret is in the ${where}`);
+      }
+      for (const request of receiver.requests) assert.ok(!request.body.includes(secret.slice(6)));
+    } finally {
+      await worker.stop();
+      await app.close();
+      await ctx.rateLimits.close();
+      await testDb.drop();
+      await receiver.close();
+    }
+  });
+}
