@@ -7,6 +7,7 @@ import { registerAccounts } from './accounts.ts';
 import { registerNodes } from './nodes.ts';
 import { registerKeys } from './keys.ts';
 import { registerImport } from './import.ts';
+import { registerDemo } from './demo.ts';
 
 export const commands: Array<(program: Command) => void> = [
   registerServe,
@@ -15,5 +16,6 @@ export const commands: Array<(program: Command) => void> = [
   registerNodes,
   registerKeys,
   registerImport,
+  registerDemo,
   registerGuests,
 ];

@@ -1,0 +1,64 @@
+// `repute demo`: a fresh demo database (a hotel group with two years of data), one API key per use,
+// and, with --serve, the API served on it.
+import type { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { DEFAULT_SEED, type DemoResult, generateDemo } from '../demo/generate.ts';
+import { resetForDemo } from '../demo/reset.ts';
+import { startServer, stopOnSignals } from '../serve.ts';
+import { wholeNumber } from './accounts.ts';
+import { oneLine, withDatabase } from './support.ts';
+
+export function registerDemo(program: Command): void {
+  program.command('demo')
+    .description('replace the database with fresh demo data and print API keys to try it (npm run demo = demo --serve)')
+    .option('--serve', 'then serve the API on it (like repute serve)')
+    .option('--force', 'wipe the database even if it holds data that is not from an earlier demo (always needed on PostgreSQL)')
+    .option('--seed <n>', 'seed of the random generator: the same seed gives the same data', wholeNumber, DEFAULT_SEED)
+    .addHelpText('after', [
+      '',
+      'With the default DATABASE_URL (sqlite:./data/repute.db) the file is deleted and recreated, unless it holds',
+      'accounts other than the demo\'s (then --force is needed). On PostgreSQL every table of the schema is dropped,',
+      'and only with --force.',
+      '',
+      'Example:',
+      '  $ npx repute demo --serve',
+    ].join('\n'))
+    .action(async (options: { serve?: boolean; force?: boolean; seed: number }) => {
+      const config = loadConfig();
+      try {
+        await resetForDemo(config.databaseUrl, options.force ?? false);
+      } catch (error) {
+        throw oneLine(error);
+      }
+      process.stderr.write('creating demo data…\n');
+      const result = await withDatabase((database) => generateDemo(database, options.seed));
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+      process.stdout.write(describe(result, config.databaseUrl, `http://${host}:${config.port}`, options.seed));
+      if (options.serve) {
+        const server = await startServer(config).catch((error: unknown) => { throw oneLine(error); });
+        process.stdout.write(`\nServing the API on ${server.url} (Ctrl-C to stop).\n`);
+        stopOnSignals(server);
+      } else {
+        process.stdout.write('\nStart the API with: npm start   (or: npx repute serve)\n');
+      }
+    });
+}
+
+function describe(r: DemoResult, databaseUrl: string, origin: string, seed: number): string {
+  const base = `${origin}/api/v4`;
+  return [
+    `Demo data ready in ${databaseUrl} (seed ${seed}):`,
+    `  account          ${r.accountId}  (1 root node, ${r.nodes.regions} regions, ${r.nodes.properties} hotels)`,
+    `  reviews          ${r.reviews.total} on ${r.reviews.platforms.join(', ')}; languages ${r.reviews.languages.join(', ')}; ${r.reviews.replied} replied, ${r.reviews.hidden} hidden`,
+    `  surveys          ${r.surveys.published} published, ${r.surveys.drafts} draft; ${r.surveys.responses} responses (${r.surveys.completed} completed)`,
+    `  insights         ${r.topics} topics, ${r.mentions} mentions, ${r.recommendations} recommendations; ${r.alertRules} alert rule`,
+    '',
+    'API keys (shown this once; only their hashes are stored):',
+    ...r.keys.map((k) => `  ${k.label} (${k.scopes.join(', ')})\n      ${k.key}`),
+    '',
+    `Base URL:  ${base}    (interactive docs: ${base}/docs)`,
+    'First call:',
+    `  curl -H "Authorization: Bearer ${r.keys[0]!.key}" "${base}/reviews?limit=2"`,
+    '',
+  ].join('\n');
+}

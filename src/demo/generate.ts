@@ -1,0 +1,231 @@
+// The demo data set: a hotel group with 2 regions and 5 hotels, two years of multilingual reviews
+// (through the bulk import path, so review_stats and events are what an import gives), surveys with
+// responses, topics with mentions, recommendations, an alert rule and one API key per use.
+// Everything is drawn from a seeded generator: the same seed gives the same data (ids and "now" aside).
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/connect.ts';
+import type { DB, NodeRow } from '../db/schema.ts';
+import { createAccount } from '../modules/accounts/service.ts';
+import { createMention, createRecommendation, createTopic } from '../modules/insights/service.ts';
+import { createKey, type Scope } from '../modules/keys/service.ts';
+import { createNode } from '../modules/nodes/service.ts';
+import { createAlertRule } from '../modules/reviews/alerts.ts';
+import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
+import type { ReviewInput } from '../modules/reviews/schemas.ts';
+import { type Random, seeded } from './random.ts';
+import { createSurveys, type SurveyCounts } from './surveys.ts';
+import { BANKS, type Language, type Sentiment, TOPIC_KEYS, type TopicKey } from './texts.ts';
+
+export const DEMO_ACCOUNT = 'Alpenrose Hotels (demo)';
+export const DEFAULT_SEED = 20261122;
+const DAY = 86_400_000;
+
+export interface DemoKey {
+  label: string;
+  node: string;
+  scopes: Scope[];
+  key: string;
+}
+
+export interface DemoResult {
+  accountId: string;
+  nodes: { regions: number; properties: number };
+  reviews: { total: number; hidden: number; replied: number; platforms: string[]; languages: string[] };
+  surveys: SurveyCounts;
+  topics: number;
+  mentions: number;
+  recommendations: number;
+  alertRules: number;
+  keys: DemoKey[];
+}
+
+interface Hotel {
+  name: string;
+  region: number;
+  reviews: number;
+  languages: ReadonlyArray<readonly [Language, number]>;
+  /** Ratings 5..1 by weight: each hotel has its own character. */
+  ratings: ReadonlyArray<readonly [number, number]>;
+  /** The topic guests complain about most here. */
+  weakSpot: TopicKey;
+}
+
+const REGIONS = ['Alps', 'Riviera'];
+const HOTELS: Hotel[] = [
+  { name: 'Alpenrose Grand Hotel Innsbruck', region: 0, reviews: 560, languages: [['de', 55], ['en', 30], ['it', 10], ['fr', 5]], ratings: [[5, 46], [4, 32], [3, 11], [2, 6], [1, 5]], weakSpot: 'value' },
+  { name: 'Berghof Lodge Zermatt', region: 0, reviews: 420, languages: [['de', 40], ['en', 35], ['fr', 20], ['es', 5]], ratings: [[5, 52], [4, 30], [3, 9], [2, 5], [1, 4]], weakSpot: 'breakfast' },
+  { name: 'Seeblick Hotel Lucerne', region: 0, reviews: 460, languages: [['de', 40], ['en', 40], ['fr', 10], ['es', 5], ['it', 5]], ratings: [[5, 38], [4, 33], [3, 14], [2, 8], [1, 7]], weakSpot: 'cleanliness' },
+  { name: 'Villa Mare Nice', region: 1, reviews: 500, languages: [['fr', 45], ['en', 30], ['it', 10], ['de', 10], ['es', 5]], ratings: [[5, 34], [4, 32], [3, 15], [2, 10], [1, 9]], weakSpot: 'noise' },
+  { name: 'Hotel Portofino Bay', region: 1, reviews: 460, languages: [['it', 40], ['en', 30], ['de', 15], ['es', 10], ['fr', 5]], ratings: [[5, 44], [4, 31], [3, 12], [2, 7], [1, 6]], weakSpot: 'staff' },
+];
+const PLATFORMS = [['google', 40], ['booking', 30], ['tripadvisor', 18], ['expedia', 12]] as const;
+const TOPIC_NAMES: Record<TopicKey, string> = {
+  cleanliness: 'Cleanliness', staff: 'Staff', breakfast: 'Breakfast', location: 'Location', noise: 'Noise', value: 'Value',
+};
+
+interface PlannedMention { topic: TopicKey; text: string; sentiment: Sentiment }
+interface PlannedReview { input: ReviewInput; mentions: PlannedMention[] }
+
+export async function generateDemo(database: Database, seed = DEFAULT_SEED, now = new Date()): Promise<DemoResult> {
+  const db = database.db;
+  const random = seeded(seed);
+  // Whole days back from today's midnight: the same seed gives the same dates all day long.
+  const today = Math.floor(now.getTime() / DAY) * DAY;
+
+  const account = await createAccount(db, { name: DEMO_ACCOUNT });
+  const root = await createNode(db, account.id, { name: 'Alpenrose Hotels', type: 'account', parent_id: null });
+  const regions: NodeRow[] = [];
+  for (const name of REGIONS) regions.push(await createNode(db, account.id, { name, type: 'region', parent_id: root.id }));
+  const hotels: NodeRow[] = [];
+  for (const hotel of HOTELS) hotels.push(await createNode(db, account.id, { name: hotel.name, type: 'property', parent_id: regions[hotel.region]!.id }));
+
+  const topics = await createTopics(db, account.id);
+
+  // Reviews: oldest first, through the same bulk path as `repute import`.
+  const planned = HOTELS.flatMap((hotel, h) => Array.from({ length: hotel.reviews }, () => planReview(random, hotel, hotels[h]!.id, today)))
+    .sort((a, b) => a.input.reviewed_at.localeCompare(b.input.reviewed_at));
+  planned.forEach((p, i) => { p.input.external_id = `${p.input.platform}-${String(100_000 + i)}`; });
+  const ids: string[] = [];
+  for (let i = 0; i < planned.length; i += 500) {
+    const result = await upsertReviewsBulk(database, account.id, planned.slice(i, i + 500).map((p) => p.input));
+    for (const outcome of result.outcomes) {
+      if (outcome.status === 'rejected') throw new Error(`demo review rejected: ${outcome.error}`);
+      ids.push(outcome.id);
+    }
+  }
+
+  let mentions = 0;
+  for (const [i, review] of planned.entries()) {
+    for (const m of review.mentions) {
+      await createMention(db, ids[i]!, {
+        canonical_label_id: topics.byKey[m.topic], text: m.text, source_field: 'text', sentiment: m.sentiment,
+        confidence: Math.round((0.72 + random.next() * 0.27) * 100) / 100,
+        created_at: new Date(Date.parse(review.input.reviewed_at) + 3_600_000).toISOString(),
+      });
+      mentions += 1;
+    }
+  }
+
+  const surveys = await createSurveys(db, random, account.id, { root: root.id, hotels: hotels.map((h) => h.id) }, today);
+  const recommendations = await createRecommendations(db, random, account.id, topics.byKey, today);
+
+  // Watching from now on: the imported history does not trigger it.
+  await createAlertRule(db, account.id, { node_id: root.id, max_rating: 2, keywords: ['dirty', 'schmutzig', 'sale', 'sucia', 'sporca'] });
+
+  const keySpecs: Array<[string, string, Scope[]]> = [
+    ['whole group, read everything', root.id, ['reviews:read', 'surveys:read', 'analytics:read', 'insights:read', 'nodes:read']],
+    [`region ${REGIONS[0]}: reviews, analytics, nodes`, regions[0]!.id, ['reviews:read', 'analytics:read', 'nodes:read']],
+    [`property ${HOTELS[0]!.name}: guest push + reviews`, hotels[0]!.id, ['guests:write', 'reviews:read']],
+    ['webhooks manager (whole group)', root.id, ['webhooks:manage']],
+  ];
+  const keys: DemoKey[] = [];
+  for (const [label, node, scopes] of keySpecs) {
+    keys.push({ label, node, scopes, key: (await createKey(db, account.id, { node_id: node, scopes, name: `demo: ${label}` })).key });
+  }
+
+  return {
+    accountId: account.id,
+    nodes: { regions: regions.length, properties: hotels.length },
+    reviews: {
+      total: planned.length,
+      hidden: planned.filter((p) => p.input.is_hidden).length,
+      replied: planned.filter((p) => p.input.owner_reply).length,
+      platforms: PLATFORMS.map(([p]) => p),
+      languages: [...new Set(planned.map((p) => p.input.language!))].sort(),
+    },
+    surveys,
+    topics: topics.count,
+    mentions,
+    recommendations,
+    alertRules: 1,
+    keys,
+  };
+}
+
+async function createTopics(db: Kysely<DB>, accountId: string): Promise<{ byKey: Record<TopicKey, string>; count: number }> {
+  const byKey = {} as Record<TopicKey, string>;
+  for (const key of TOPIC_KEYS) byKey[key] = (await createTopic(db, null, { name: TOPIC_NAMES[key], language: 'en' })).id;
+  // A little hierarchy, and one topic of the account's own.
+  await createTopic(db, null, { name: 'Front desk', language: 'en', parent_label_id: byKey.staff });
+  await createTopic(db, null, { name: 'Coffee', language: 'en', parent_label_id: byKey.breakfast });
+  await createTopic(db, accountId, { name: 'Spa & wellness', language: 'en' });
+  return { byKey, count: TOPIC_KEYS.length + 3 };
+}
+
+function planReview(random: Random, hotel: Hotel, nodeId: string, today: number): PlannedReview {
+  const platform = random.weighted(PLATFORMS);
+  const language = random.weighted(hotel.languages);
+  const bank = BANKS[language];
+  const stars = random.weighted(hotel.ratings);
+  // Booking.com scores on ten: its ratings carry a decimal once brought to five.
+  const rating = platform === 'booking' ? Math.max(1, Math.round((stars - random.next() * 0.8) * 10) / 10) : stars;
+  const sentiment: Sentiment = rating >= 4 ? 'positive' : rating >= 3 ? 'neutral' : 'negative';
+  // More reviews lately: the density of review dates grows over the two years.
+  const reviewedAt = today - Math.floor((1 - Math.sqrt(random.next())) * 730 * DAY) - random.int(1, 23) * 3_600_000 - random.int(0, 59) * 60_000;
+
+  const mentions: PlannedMention[] = [];
+  const ratingOnly = platform === 'google' && random.chance(0.08);
+  if (!ratingOnly) {
+    const count = random.weighted([[1, 30], [2, 45], [3, 25]] as const);
+    const chosen = new Set<TopicKey>();
+    if (sentiment !== 'positive' && random.chance(0.6)) chosen.add(hotel.weakSpot);
+    while (chosen.size < count) chosen.add(random.pick(TOPIC_KEYS));
+    for (const topic of chosen) {
+      const tone = sentenceTone(random, sentiment, topic === hotel.weakSpot);
+      mentions.push({ topic, text: random.pick(bank.topics[topic][tone]), sentiment: tone });
+    }
+  }
+  const closing = !ratingOnly && random.chance(0.6) ? ` ${random.pick(bank.closings[sentiment])}` : '';
+  const text = ratingOnly ? null : `${mentions.map((m) => m.text).join(' ')}${closing}`;
+
+  const replyChance = sentiment === 'negative' ? 0.7 : sentiment === 'neutral' ? 0.4 : 0.25;
+  const repliedAt = reviewedAt + Math.floor((0.3 + random.next() * 3.5) * DAY);
+  const replied = random.chance(replyChance) && repliedAt < today;
+  const recommendPlatform = platform === 'tripadvisor' || platform === 'expedia';
+  const recommend = recommendPlatform && random.chance(0.85) ? (rating >= 4 ? true : rating < 3 ? false : random.chance(0.5)) : null;
+  const first = random.pick(bank.firstNames);
+
+  return {
+    input: {
+      node_id: nodeId,
+      platform,
+      external_id: '',
+      reviewed_at: new Date(reviewedAt).toISOString(),
+      author: `${first} ${random.pick([...bank.lastInitials])}.`,
+      rating,
+      title: platform === 'google' ? null : random.pick(bank.titles[sentiment]),
+      text,
+      language,
+      sentiment,
+      owner_reply: replied ? random.pick(bank.replies[sentiment === 'positive' ? 'positive' : 'negative']) : null,
+      replied_at: replied ? new Date(repliedAt).toISOString() : null,
+      is_hidden: random.chance(0.015),
+      recommend,
+    },
+    mentions,
+  };
+}
+
+/** A sentence's tone follows the review's, with some nuance (and the hotel's weak spot pulling down). */
+function sentenceTone(random: Random, review: Sentiment, weakSpot: boolean): Sentiment {
+  if (review === 'positive') return random.weighted([['positive', weakSpot ? 60 : 88], ['neutral', weakSpot ? 30 : 10], ['negative', weakSpot ? 10 : 2]] as const);
+  if (review === 'negative') return random.weighted([['negative', 80], ['neutral', 15], ['positive', 5]] as const);
+  return random.weighted([['positive', 35], ['neutral', 35], ['negative', weakSpot ? 50 : 30]] as const);
+}
+
+async function createRecommendations(db: Kysely<DB>, random: Random, accountId: string, topics: Record<TopicKey, string>, today: number): Promise<number> {
+  const items: Array<[string, string, string, string, TopicKey]> = [
+    ['Soundproof the street-facing rooms at Villa Mare Nice', 'Noise is the most frequent complaint in negative reviews of Villa Mare Nice, mostly about traffic and the bar. Secondary glazing on the street side and earlier bar closing on weekdays would address most of them.', 'high', 'high', 'noise'],
+    ['Deep-clean bathrooms at Seeblick Hotel Lucerne', 'Cleanliness mentions at Seeblick Hotel Lucerne turned negative over the last six months, most of them about bathrooms. An extra inspection round before check-in is suggested.', 'high', 'medium', 'cleanliness'],
+    ['Extend breakfast variety at Berghof Lodge Zermatt', 'Guests describe breakfast as repetitive; the Breakfast pulse survey asks for fresh fruit and regional cheese most often.', 'medium', 'medium', 'breakfast'],
+    ['Review minibar and parking prices in Innsbruck', 'Value for money is the weak spot of an otherwise very well rated hotel; parking charges come up in a third of those mentions.', 'medium', 'low', 'value'],
+    ['Recognise the front desk team at Hotel Portofino Bay', 'Staff mentions improved markedly since the new check-in process; negative ones now concern waiting times at peak hours only.', 'low', 'low', 'staff'],
+  ];
+  for (const [i, [title, body, priority, impact, topic]] of items.entries()) {
+    await createRecommendation(db, accountId, {
+      title, body, priority, impact, canonical_label_id: topics[topic],
+      created_at: new Date(today - (50 - i * 9) * DAY + random.int(8, 17) * 3_600_000).toISOString(),
+    });
+  }
+  return items.length;
+}
