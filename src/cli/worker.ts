@@ -29,7 +29,10 @@ export function registerWorker(program: Command): void {
       const stop = (signal: NodeJS.Signals) => {
         log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
         Promise.all([worker.stop(), unlisten()]).then(() => database.destroy()).then(
-          () => process.exit(0),
+          () => {
+            log.info({ ...worker.stats }, 'webhook worker stopped');
+            process.exit(0);
+          },
           (error: unknown) => {
             log.error({ err: error }, 'webhook worker shutdown failed');
             process.exit(1);

@@ -55,6 +55,7 @@ export function listenForCommits(database: Database, onNotify: () => void, log: 
       });
       await c.query(`LISTEN ${CHANNEL}`);
       if (stopped) await unlisten();
+      else log.info({ channel: CHANNEL }, 'listening for committed events');
     } catch (error) {
       log.warn({ err: error }, 'LISTEN failed; polling until it works');
       if (!stopped) retry = setTimeout(connect, RECONNECT_MS);

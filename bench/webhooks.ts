@@ -1,0 +1,317 @@
+// Benchmark: webhook delivery, on SQLite and on PostgreSQL (its own schema), three figures each with
+// its ratio against a baseline measured in the same run:
+//   1. deliveries/s of one worker to a local receiver vs a plain undici POST loop with the same
+//      concurrency and body to the same receiver (target ratio ≥ 0.3);
+//   2. with an idle queue, the median time from the commit of a review.received to its arrival
+//      at the receiver (target ≤ 50 ms; the baseline is one plain POST's arrival time);
+//   3. deliveries/s to a healthy endpoint beside 100,000 queued deliveries to an endpoint whose
+//      receiver answers 500, vs the same healthy deliveries alone (target ratio ≥ 0.8).
+//   node --import tsx bench/webhooks.ts [--deliveries 20000] [--backlog 100000] [--healthy 5000]
+//        [--samples 200] [--rounds 2] [--dialect sqlite|postgres]
+// The receiver runs in a child process (node:http, answers 200 on /ok and 500 on /fail) and reports
+// arrival times on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../src/config.ts';
+import type { Dialect } from '../src/db/connect.ts';
+import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
+import { DEFAULT_PER_ENDPOINT, startWorker } from '../src/delivery/worker.ts';
+import { OutboxSignal } from '../src/events/signal.ts';
+import { newId } from '../src/lib/ids.ts';
+import { seal } from '../src/lib/secret-box.ts';
+import { upsertReview } from '../src/modules/reviews/service.ts';
+import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    deliveries: { type: 'string', default: '20000' }, backlog: { type: 'string', default: '100000' },
+    healthy: { type: 'string', default: '5000' }, samples: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '2' }, dialect: { type: 'string' }, receiver: { type: 'boolean', default: false },
+  },
+});
+
+const nowNs = () => process.hrtime.bigint();
+const ms = (ns: bigint) => Number(ns) / 1e6;
+
+// --- receiver (child process) -------------------------------------------------------------------
+if (args.receiver) {
+  const counts = new Map<string, number>();
+  const waits: Array<{ path: string; n: number }> = [];
+  let recording = false;
+  const server = http.createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const at = nowNs();
+      res.writeHead(path === '/fail' ? 500 : 200, { 'content-length': '2' }).end('ok');
+      const n = (counts.get(path) ?? 0) + 1;
+      counts.set(path, n);
+      if (recording) process.send!({ arrival: req.headers['webhook-id'], at: String(at) });
+      for (let i = waits.length - 1; i >= 0; i--) {
+        if (waits[i]!.path === path && n >= waits[i]!.n) {
+          process.send!({ reached: path, at: String(at) });
+          waits.splice(i, 1);
+        }
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+  process.on('message', (m: { cmd: string; path?: string; n?: number; on?: boolean }) => {
+    if (m.cmd === 'reset') counts.clear();
+    if (m.cmd === 'record') recording = m.on!;
+    if (m.cmd === 'expect') {
+      if ((counts.get(m.path!) ?? 0) >= m.n!) process.send!({ reached: m.path, at: String(nowNs()) });
+      else waits.push({ path: m.path!, n: m.n! });
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+interface Receiver {
+  child: ChildProcess;
+  url: string;
+  /** Resolves with the arrival time of the n-th request to path (counted since the last reset). */
+  expect(path: string, n: number, timeoutMs: number): Promise<bigint>;
+  reset(): void;
+  arrivals: Map<string, bigint>;
+  record(on: boolean): void;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const child = fork(new URL(import.meta.url).pathname, ['--receiver'], { execArgv: ['--import', 'tsx'] });
+  const [{ port }] = (await once(child, 'message')) as [{ port: number }];
+  const arrivals = new Map<string, bigint>();
+  child.on('message', (m: { arrival?: string; at: string }) => {
+    if (m.arrival) arrivals.set(m.arrival, BigInt(m.at));
+  });
+  return {
+    child, url: `http://127.0.0.1:${port}`, arrivals,
+    reset: () => child.send({ cmd: 'reset' }),
+    record: (on) => child.send({ cmd: 'record', on }),
+    expect: (path, n, timeoutMs) => new Promise<bigint>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`receiver: ${path} did not reach ${n} in ${timeoutMs} ms`)), timeoutMs);
+      const onMessage = (m: { reached?: string; at: string }) => {
+        if (m.reached !== path) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(BigInt(m.at));
+      };
+      child.on('message', onMessage);
+      child.send({ cmd: 'expect', path, n });
+    }),
+  };
+}
+
+// --- set-up -------------------------------------------------------------------------------------
+interface Setup {
+  db: TestDatabase;
+  accountId: string;
+  nodeId: string;
+}
+
+async function setUp(dialect: Dialect): Promise<Setup> {
+  const db = await freshDatabase(dialect);
+  const accountId = newId();
+  const nodeId = newId();
+  const now = new Date().toISOString();
+  await db.database.db.insertInto('accounts').values({ id: accountId, name: 'Bench', plan_features: '["webhooks","reviews"]', webhook_endpoint_limit: null, created_at: now }).execute();
+  await db.database.db.insertInto('nodes').values({ id: nodeId, account_id: accountId, parent_id: null, name: 'Hotel', type: 'property', path: `/${nodeId}/`, created_at: now }).execute();
+  return { db, accountId, nodeId };
+}
+
+async function addEndpoint(s: Setup, url: string, active = true): Promise<{ id: string; secret: string }> {
+  const id = newId();
+  const secret = newSecret();
+  const now = new Date().toISOString();
+  await s.db.database.db.insertInto('webhook_endpoints').values({
+    id, account_id: s.accountId, name: url, url, events: '["review.received"]', is_active: active ? 1 : 0,
+    secret_enc: seal(Buffer.from(SECRET_KEY, 'base64'), secret, id), created_at: now, updated_at: now,
+  }).execute();
+  return { id, secret };
+}
+
+/** A review.received body of realistic size (about 700 bytes). */
+function payload(accountId: string, id: string, n: number): string {
+  return JSON.stringify({
+    id, type: 'review.received', timestamp: new Date().toISOString(), account_id: accountId,
+    data: { review: {
+      id: newId(), platform: 'google', external_id: `g-${n}`, author: 'A. Guest', rating: 4, rating_normalized: 80,
+      title: 'Lovely stay by the lake', text: 'Friendly staff, a quiet room with a view of the lake, and a generous breakfast. The spa was busy in the evening.',
+      url: `https://maps.example.com/review/${n}`, language: 'en', sentiment: 'positive', owner_reply: null, replied_at: null,
+      reviewed_at: '2026-11-01T10:00:00.000Z', node_id: newId(), is_hidden: false,
+    } },
+  });
+}
+
+/** Queues n deliveries to the endpoint, as the outbox would (set-based, in chunks). */
+async function seed(s: Setup, endpointId: string, n: number): Promise<void> {
+  const now = new Date().toISOString();
+  const db = s.db.database.db;
+  for (let i = 0; i < n; i += 1000) {
+    const events = [];
+    const deliveries = [];
+    for (let j = i; j < Math.min(n, i + 1000); j++) {
+      const id = newId();
+      events.push({ id, account_id: s.accountId, type: 'review.received', payload: payload(s.accountId, id, j), created_at: now });
+      deliveries.push({ id: newId(), account_id: s.accountId, endpoint_id: endpointId, event_id: id, event_type: 'review.received', status: 'pending', attempt_count: 0, next_attempt_at: now, created_at: now });
+    }
+    await db.insertInto('events').values(events).execute();
+    await db.insertInto('webhook_deliveries').values(deliveries).execute();
+  }
+  if (s.db.dialect === 'postgres') await sql`analyze webhook_deliveries`.execute(db);
+}
+
+function config(s: Setup, env: Record<string, string> = {}) {
+  return loadConfig({
+    DATABASE_URL: s.db.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32', ...env,
+  });
+}
+
+const quiet = { debug() {}, info() {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
+
+// --- figure 1: throughput ---------------------------------------------------------------------------
+async function baselineLoop(receiver: Receiver, body: string, headers: Record<string, string>, n: number, concurrency: number): Promise<number> {
+  const agent = new Agent({ keepAliveTimeout: 4000 });
+  let next = 0;
+  const started = nowNs();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next++ < n) {
+      const r = await request(`${receiver.url}/ok`, { method: 'POST', headers, body, dispatcher: agent });
+      await r.body.dump();
+    }
+  }));
+  const seconds = ms(nowNs() - started) / 1000;
+  await agent.close();
+  return n / seconds;
+}
+
+async function workerRun(s: Setup, receiver: Receiver, endpointId: string, n: number, path: string): Promise<number> {
+  await seed(s, endpointId, n);
+  receiver.reset();
+  const arrived = receiver.expect(path, n, 300_000);
+  const started = nowNs();
+  const worker = startWorker({ database: s.db.database, config: config(s), log: quiet });
+  const last = await arrived;
+  await worker.stop();
+  return n / (ms(last - started) / 1000);
+}
+
+// --- figure 2: idle latency ---------------------------------------------------------------------
+async function latency(s: Setup, receiver: Receiver, samples: number): Promise<{ median: number; p95: number; baseline: number }> {
+  const outbox = new OutboxSignal();
+  await addEndpoint(s, `${receiver.url}/ok`);
+  const worker = startWorker({ database: s.db.database, config: config(s), log: quiet, outbox });
+  receiver.record(true);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < samples; i++) {
+      const { review } = await upsertReview(s.db.database.db, s.accountId, {
+        node_id: s.nodeId, platform: 'google', external_id: `lat-${i}`, reviewed_at: '2026-11-01T10:00:00.000Z', rating: 4, text: 'Quiet and clean',
+      });
+      const committed = nowNs();
+      outbox.notify();
+      const event = await s.db.database.db.selectFrom('events').select('id').where('payload', 'like', `%${review.id}%`).executeTakeFirstOrThrow();
+      const deadline = Date.now() + 10_000;
+      while (!receiver.arrivals.has(event.id)) {
+        if (Date.now() > deadline) throw new Error('a review.received did not arrive within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      times.push(ms(receiver.arrivals.get(event.id)! - committed));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    await worker.stop();
+  }
+  // Baseline: one plain POST at a time, from send to arrival.
+  const agent = new Agent();
+  const plain: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const id = `plain-${i}`;
+    const sent = nowNs();
+    const r = await request(`${receiver.url}/ok`, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': id }, body: '{}', dispatcher: agent });
+    await r.body.dump();
+    plain.push(ms(receiver.arrivals.get(id) ?? (await waitArrival(receiver, id)) - sent));
+  }
+  await agent.close();
+  receiver.record(false);
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.floor(sorted.length * 0.95)]!, baseline: plain.sort((a, b) => a - b)[Math.floor(plain.length / 2)]! };
+}
+
+async function waitArrival(receiver: Receiver, id: string): Promise<bigint> {
+  while (!receiver.arrivals.has(id)) await new Promise((resolve) => setTimeout(resolve, 1));
+  return receiver.arrivals.get(id)!;
+}
+
+// --- main -------------------------------------------------------------------------------------------
+async function main(): Promise<void> {
+  const dialects: Dialect[] = args.dialect ? [args.dialect as Dialect] : process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const deliveries = Number(args.deliveries);
+  const rounds = Number(args.rounds);
+  const receiver = await startReceiver();
+  const lines: string[] = [];
+  const say = (line: string) => {
+    lines.push(line);
+    console.log(line);
+  };
+  try {
+    for (const dialect of dialects) {
+      // 1. Throughput, alternating rounds so drift on this shared machine hits both sides alike.
+      const s = await setUp(dialect);
+      try {
+        const endpoint = await addEndpoint(s, `${receiver.url}/ok`);
+        const body = payload(s.accountId, newId(), 0);
+        const headers = webhookHeaders(secretKey(endpoint.secret), newId(), body);
+        let base = 0;
+        let worker = 0;
+        for (let round = 0; round < rounds; round++) {
+          base += await baselineLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
+          worker += await workerRun(s, receiver, endpoint.id, deliveries, '/ok');
+        }
+        base /= rounds;
+        worker /= rounds;
+        say(`[${dialect}] 1. throughput: worker ${worker.toFixed(0)} deliveries/s vs plain undici POST loop ${base.toFixed(0)}/s ` +
+          `(concurrency ${DEFAULT_PER_ENDPOINT}, ${deliveries} x ${rounds}): ratio ${(worker / base).toFixed(2)} (target ≥ 0.3)`);
+      } finally {
+        await s.db.drop();
+      }
+
+      // 2. Idle latency.
+      const l = await setUp(dialect);
+      try {
+        const { median, p95, baseline } = await latency(l, receiver, Number(args.samples));
+        say(`[${dialect}] 2. idle latency commit → arrival: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms ` +
+          `(target ≤ 50 ms: ratio ${(median / 50).toFixed(2)}); plain POST send → arrival median ${baseline.toFixed(1)} ms`);
+      } finally {
+        await l.db.drop();
+      }
+
+      // 3. A failing endpoint's backlog beside a healthy endpoint.
+      const n = await setUp(dialect);
+      try {
+        const healthy = Number(args.healthy);
+        const good = await addEndpoint(n, `${receiver.url}/ok`);
+        const alone = await workerRun(n, receiver, good.id, healthy, '/ok');
+        const bad = await addEndpoint(n, `${receiver.url}/fail`);
+        const seeded = nowNs();
+        await seed(n, bad.id, Number(args.backlog));
+        const seedS = ms(nowNs() - seeded) / 1000;
+        const beside = await workerRun(n, receiver, good.id, healthy, '/ok');
+        say(`[${dialect}] 3. healthy endpoint beside ${args.backlog} queued deliveries to a 500 receiver: ${beside.toFixed(0)}/s ` +
+          `vs alone ${alone.toFixed(0)}/s: ratio ${(beside / alone).toFixed(2)} (target ≥ 0.8; backlog seeded in ${seedS.toFixed(1)} s)`);
+      } finally {
+        await n.db.drop();
+      }
+    }
+  } finally {
+    receiver.child.disconnect();
+  }
+  console.log('\nsummary\n' + lines.join('\n'));
+}
+
+if (!args.receiver) await main();
