@@ -27,10 +27,13 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+/** A value quoted for an error line: JSON escapes keep a pasted newline from splitting the line. */
+const quote = (raw: string): string => JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}…` : raw);
+
 function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got ${quote(raw)}`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
@@ -41,7 +44,7 @@ function scheduleVar(env: Env, name: string, fallback: string): number[] {
   const parts = raw.split(',').map((p) => p.trim());
   const values = parts.map(Number);
   if (parts.length === 0 || parts.length > 50 || parts.some((p, i) => p === '' || !Number.isFinite(values[i]) || values[i]! < 0)) {
-    throw new ConfigError(`${name} must be a comma list of 1 to 50 non-negative numbers of seconds, got "${raw}"`);
+    throw new ConfigError(`${name} must be a comma list of 1 to 50 non-negative numbers of seconds, got ${quote(raw)}`);
   }
   return values;
 }
@@ -49,7 +52,7 @@ function scheduleVar(env: Env, name: string, fallback: string): number[] {
 function databaseUrlVar(env: Env): string {
   const url = env.DATABASE_URL?.trim() || 'sqlite:./data/repute.db';
   if (url.startsWith('sqlite:') || url.startsWith('postgres://') || url.startsWith('postgresql://')) return url;
-  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got ${quote(url)}`);
 }
 
 /** Path of the SQLite file named by a sqlite: URL (":memory:" stays as is). */
@@ -78,6 +81,20 @@ function secretKeyVar(env: Env, databaseUrl: string): Buffer {
   return key;
 }
 
+function redisUrlVar(env: Env): string | null {
+  const url = env.REDIS_URL?.trim() || null;
+  if (url !== null && !/^rediss?:\/\/./.test(url)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got ${quote(url)}`);
+  return url;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevelVar(env: Env): string {
+  const level = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${quote(level)}`);
+  return level;
+}
+
 function listVar(env: Env, name: string): string[] {
   return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
@@ -85,12 +102,12 @@ function listVar(env: Env, name: string): string[] {
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = databaseUrlVar(env);
   const worker = env.REPUTE_WORKER?.trim() || 'inline';
-  if (worker !== 'inline' && worker !== 'off') throw new ConfigError(`REPUTE_WORKER must be "inline" or "off", got "${worker}"`);
+  if (worker !== 'inline' && worker !== 'off') throw new ConfigError(`REPUTE_WORKER must be "inline" or "off", got ${quote(worker)}`);
   const config: Config = {
     port: intVar(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl,
-    redisUrl: env.REDIS_URL?.trim() || null,
+    redisUrl: redisUrlVar(env),
     adminToken: env.REPUTE_ADMIN_TOKEN?.trim() || null,
     secretKey: secretKeyVar(env, databaseUrl),
     rateLimitMax: intVar(env, 'RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
@@ -101,7 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: listVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookEndpointLimit: intVar(env, 'WEBHOOK_ENDPOINT_LIMIT', 20, 0, 100_000),
     worker,
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    logLevel: logLevelVar(env),
   };
   return Object.freeze(config);
 }

@@ -1,16 +1,20 @@
 // Builds the Fastify app: validation, errors, request ids, OpenAPI, docs, health, and every module's routes.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { Type } from 'typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
 import type { AppContext } from './context.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { allowedMethods, collectRoutes } from './http/route-table.ts';
 import { adminRoutes, publicRoutes } from './modules/registry.ts';
 
 export const API_PREFIX = '/api/v4';
 export const ADMIN_PREFIX = '/admin/v1';
+const DOCS_PREFIX = `${API_PREFIX}/docs`;
 const MiB = 1024 * 1024;
 
 /** An incoming X-Request-Id is kept when it is a sane token; otherwise a fresh one is made. */
@@ -19,9 +23,11 @@ const genReqId = (req: { headers: Record<string, string | string[] | undefined> 
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 };
 
-export function fastifyOptions(logLevel: string): FastifyServerOptions {
+/** Server options; `stream` sends the JSON log lines somewhere other than stdout (tests read them). */
+export function fastifyOptions(logLevel: string, stream?: DestinationStream): FastifyServerOptions {
   return {
-    logger: logLevel === 'silent' ? false : { level: logLevel, redact: ['req.headers.authorization'] },
+    // Keys and the admin token travel in Authorization: never let a log line carry it.
+    logger: logLevel === 'silent' ? false : { level: logLevel, redact: ['req.headers.authorization', 'headers.authorization'], ...(stream ? { stream } : {}) },
     genReqId,
     bodyLimit: MiB,
     return503OnClosing: true,
@@ -32,8 +38,13 @@ export function fastifyOptions(logLevel: string): FastifyServerOptions {
 export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
   const app = Fastify(options);
   const context: AppContext = { ...ctx, log: app.log };
+  const table = collectRoutes(app, strictQuery);
   app.setValidatorCompiler(validatorCompiler);
-  registerErrorHandling(app);
+  // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app, (path) =>
+    // Without a token the operator plane does not exist, so its paths never answer 405.
+    path.startsWith(ADMIN_PREFIX) && ctx.config.adminToken === null ? null : allowedMethods(table, path));
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
@@ -46,6 +57,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key' } } },
       security: [{ bearerAuth: [] }],
     },
+    // Components are named by their $id (Review, Node, …) rather than def-0, def-1.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // Only the public API is described; the operator plane is documented in the README.
     transform: ({ schema, url }) => ({
       schema: { ...schema, hide: !url.startsWith(API_PREFIX) || url.startsWith(`${API_PREFIX}/docs`) || url === `${API_PREFIX}/openapi.json` } as typeof schema,
@@ -54,19 +67,20 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', async (request, reply) => {
     try {
       await sql`select 1`.execute(ctx.db);
       return { status: 'ready' };
     } catch (error) {
-      app.log.warn({ err: error }, 'database not reachable');
+      request.log.warn({ err: error }, 'database not reachable');
       return reply.status(503).send({ error: 'database not reachable' });
     }
   });
 
+  // The reference page loads the same document from ./json (swagger-ui's own route).
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } });
   await app.register(async (api) => {
     api.get('/openapi.json', async () => app.swagger());
-    await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: `${API_PREFIX}/openapi.json` } as never });
     for (const routes of publicRoutes) routes(api, context);
   }, { prefix: API_PREFIX });
 
@@ -82,6 +96,18 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   }, { prefix: ADMIN_PREFIX });
 
   return app;
+}
+
+const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/**
+ * A route of either API that declares no query string takes none: an unknown parameter (a typo
+ * such as ?limt=10) answers 400 naming it instead of being silently ignored.
+ */
+function strictQuery(route: RouteOptions): void {
+  const url = route.url ?? '';
+  const inApi = (url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PREFIX) && url !== `${API_PREFIX}/openapi.json`) || url.startsWith(ADMIN_PREFIX);
+  if (inApi && route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: NoQuery };
 }
 
 function safeEqual(a: string, b: string): boolean {

@@ -33,12 +33,22 @@ export function describeValidation(context: string, errors: AjvError[]): string 
   }).join('; ');
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * The methods some route answers on a path that had no route for the request's method; null or
+ * empty when the path itself is unknown (or must not be revealed), which answers 404.
+ */
+export type AllowedMethods = (path: string) => string[] | null;
+
+export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).headers(error.headers).send({ error: error.message });
     }
     const fe = error as FastifyError;
+    if (fe.validation && fe.validationContext === 'params') {
+      // Path ids are plain strings, so only a NUL can fail them: like any other unknown id, 404.
+      return reply.status(404).send({ error: `${request.url.split('?')[0]} not found` });
+    }
     if (fe.validation) {
       return reply.status(400).send({ error: describeValidation(fe.validationContext ?? 'request', fe.validation as AjvError[]) });
     }
@@ -51,7 +61,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: `no route ${request.method} ${request.url.split('?')[0]}` });
+    const path = request.url.split('?')[0] ?? '/';
+    const methods = allowed(path) ?? [];
+    if (methods.length === 0) return reply.status(404).send({ error: `no route ${request.method} ${path}` });
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    if (request.method === 'OPTIONS') return reply.status(204).header('Allow', allow).send();
+    return reply.status(405).header('Allow', allow).send({ error: `method ${request.method} is not allowed on ${path}; allowed: ${allow}` });
   });
 }
 

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { newId } from '../../lib/ids.ts';
+import { isUuid, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import { findNode } from '../nodes/repository.ts';
 import { insertKey, revokeKey as revokeKeyRow } from './repository.ts';
@@ -44,5 +44,5 @@ export async function createKey(
 }
 
 export async function revokeKey(db: Kysely<DB>, id: string): Promise<void> {
-  if (!(await revokeKeyRow(db, id, nowIso()))) throw notFound('api key');
+  if (!isUuid(id) || !(await revokeKeyRow(db, id, nowIso()))) throw notFound('api key');
 }
