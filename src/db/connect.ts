@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { sqlitePath } from '../config.ts';
+import { withStatementCache } from './statement-cache.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -40,7 +41,7 @@ function connectSqlite(path: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, pool: null, destroy: () => db.destroy() };
 }
 

@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { SubtreeScope } from '../db/subtree-page.ts';
+import { accountNodeCount, PER_NODE_UNION_MAX, type SubtreeScope } from '../db/subtree-page.ts';
 import { AppError } from './errors.ts';
 import { hashKey, looksLikeKey, type Scope } from '../modules/keys/service.ts';
 import { findKeyByHash } from '../modules/keys/repository.ts';
@@ -24,6 +24,8 @@ export interface Principal {
   isAccountRoot: boolean;
   /** Ids of the key's node and every node below it. */
   subtree: string[];
+  /** The account's node count, when the subtree page shape needs it (subtrees of 2 to 64 nodes). */
+  accountNodes?: number;
   inSubtree(nodeId: string): boolean;
 }
 
@@ -61,22 +63,27 @@ export class PrincipalCache {
     if (!timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(keyHash))) return null;
     const subtree = (await listSubtree(this.db, row.node_path)).map((n) => n.id);
     const subtreeSet = new Set(subtree);
+    const isAccountRoot = row.node_path.split('/').filter(Boolean).length === 1;
+    const sized = !isAccountRoot && subtree.length > 1 && subtree.length <= PER_NODE_UNION_MAX;
     return {
       keyId: row.id,
       accountId: row.account_id,
       nodeId: row.node_id,
       nodeType: row.node_type,
-      isAccountRoot: row.node_path.split('/').filter(Boolean).length === 1,
+      isAccountRoot,
       scopes: JSON.parse(row.scopes) as string[],
       features: new Set(JSON.parse(row.plan_features) as string[]),
       subtree,
+      ...(sized ? { accountNodes: await accountNodeCount(this.db, row.account_id) } : {}),
       inSubtree: (nodeId) => subtreeSet.has(nodeId),
     };
   }
 }
 
 /** The principal's subtree as the paged list queries take it. */
-export const subtreeScope = (p: Principal): SubtreeScope => ({ accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot });
+export const subtreeScope = (p: Principal): SubtreeScope => ({
+  accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot, accountNodes: p.accountNodes,
+});
 
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;

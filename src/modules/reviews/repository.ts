@@ -1,6 +1,6 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { subtreePage, type SubtreeScope } from '../../db/subtree-page.ts';
+import { type CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { subtreePageQuery, type SubtreeScope, type SubtreeShape } from '../../db/subtree-page.ts';
 import type { DB, NewReview, ReviewRow, ReviewUpdate } from '../../db/schema.ts';
 import type { Keyset } from '../../http/pagination.ts';
 
@@ -12,14 +12,21 @@ export type ReviewPublicRow = Pick<ReviewRow, (typeof PUBLIC_COLUMNS)[number]>;
 
 /** One page of the subtree's reviews, newest first on (reviewed_at, id); limit + 1 rows. */
 export async function listReviewPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<ReviewPublicRow[]> {
-  return subtreePage(db, scope, after, limit, 'reviewed_at', (filter) => {
+  return (await db.executeQuery(reviewPageQuery(db, scope, after, limit))).rows;
+}
+
+/** The compiled query of listReviewPage; `shape` forces a query shape (the benchmark runs and EXPLAINs each). */
+export function reviewPageQuery(
+  db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, shape?: SubtreeShape,
+): CompiledQuery<ReviewPublicRow> {
+  return subtreePageQuery(db, scope, after, limit, 'reviewed_at', (filter) => {
     const query = db.selectFrom('reviews').select(PUBLIC_COLUMNS);
     switch (filter.kind) {
       case 'account': return query.where('account_id', '=', filter.accountId);
       case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
       case 'node': return query.where('node_id', '=', filter.nodeId);
     }
-  });
+  }, shape);
 }
 
 // lock: a write reads the row it will change under FOR UPDATE on PostgreSQL, so two concurrent
