@@ -203,7 +203,8 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       held -= batch.length;
       let earliest = Infinity;
       for (const r of batch) if (r.status === 'pending') earliest = Math.min(earliest, Date.parse(r.nextAttemptAt));
-      if (earliest < Infinity) wakeAt(earliest);
+      // A hair late, so the claim's clock has certainly passed the due time.
+      if (earliest < Infinity) wakeAt(earliest + 2);
       const probe = breaker.nextProbeAt(Date.now());
       if (probe !== null) wakeAt(probe);
       wake();

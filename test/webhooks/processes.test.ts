@@ -173,12 +173,11 @@ for (const dialect of dialects) {
       receiver.release();
       w = spawnWorker(t, env);
       await until(async () => (await statusCounts(t.ctx.db)).delivered === 300 || null, 40_000, 'every delivery after the restart');
-      const answered = receiver.requests.filter((r) => !inFlightOnly(r, receiver.requests));
       const seen = new Set(receiver.requests.map((r) => String(r.headers['webhook-id'])));
       assert.deepEqual([...seen].sort(), [...ids].sort());
       // The deliveries the killed worker had in flight were sent again after their lease ran out.
       for (const id of inFlight) assert.ok(receiver.requests.filter((r) => r.headers['webhook-id'] === id).length >= 2, id);
-      for (const r of answered.slice(0, 20)) verified(secret, r);
+      for (const r of receiver.requests.slice(-20)) verified(secret, r);
       assert.deepEqual(await statusCounts(t.ctx.db), { delivered: 300 });
       assert.equal(await stopProcess(w), 0);
     } finally {
@@ -190,7 +189,3 @@ for (const dialect of dialects) {
   });
 }
 
-// The requests of the killed worker were never answered; every other one was.
-function inFlightOnly(request: { headers: Record<string, unknown> }, all: Array<{ headers: Record<string, unknown> }>): boolean {
-  return all.indexOf(request) < 0;
-}
