@@ -19,10 +19,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await migrateToLatest(database.db);
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
-  const url = await app.listen({ port: config.port, host: config.host });
   // Inline: this process delivers webhooks too (woken by its own commits); otherwise wake `repute worker`s on PostgreSQL.
   const worker = config.worker === 'inline' ? startWorker({ database, config, log: app.log, outbox: ctx.outbox }) : null;
   const stopNotify = worker === null && database.dialect === 'postgres' ? notifyOnCommit(database, ctx.outbox, app.log) : null;
+  const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
