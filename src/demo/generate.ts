@@ -94,17 +94,21 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
     }
   }
 
-  let mentions = 0;
-  for (const [i, review] of planned.entries()) {
-    for (const m of review.mentions) {
-      await createMention(db, ids[i]!, {
-        canonical_label_id: topics.byKey[m.topic], text: m.text, source_field: 'text', sentiment: m.sentiment,
-        confidence: Math.round((0.72 + random.next() * 0.27) * 100) / 100,
-        created_at: new Date(Date.parse(review.input.reviewed_at) + 3_600_000).toISOString(),
-      });
-      mentions += 1;
+  // Drawn in order (the same seed, the same mentions), written by a few workers side by side.
+  const mentionInputs = planned.flatMap((review, i) => review.mentions.map((m) => [ids[i]!, {
+    canonical_label_id: topics.byKey[m.topic], text: m.text, source_field: 'text', sentiment: m.sentiment,
+    confidence: Math.round((0.72 + random.next() * 0.27) * 100) / 100,
+    created_at: new Date(Date.parse(review.input.reviewed_at) + 3_600_000).toISOString(),
+  }] as const));
+  let next = 0;
+  const worker = async () => {
+    while (next < mentionInputs.length) {
+      const [reviewId, input] = mentionInputs[next++]!;
+      await createMention(db, reviewId, input);
     }
-  }
+  };
+  await Promise.all(Array.from({ length: database.dialect === 'postgres' ? 4 : 1 }, worker));
+  const mentions = mentionInputs.length;
 
   const surveys = await createSurveys(db, random, account.id, { root: root.id, hotels: hotels.map((h) => h.id) }, today);
   const recommendations = await createRecommendations(db, random, account.id, topics.byKey, today);

@@ -11,8 +11,12 @@ import { ResponseInput, SurveyInput } from '../modules/surveys/schemas.ts';
 export const RECORD_TYPES = ['review', 'survey', 'response', 'topic', 'mention', 'recommendation'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
-/** A line that cannot be imported; the message says why (field and rule). */
-export class LineError extends Error {}
+/** A line that cannot be imported; the message says why (field and rule). `type`: the line's, once known. */
+export class LineError extends Error {
+  constructor(message: string, readonly type: RecordType | null = null) {
+    super(message);
+  }
+}
 
 /** Which `<field>_ref` keys a type accepts instead of `<field>_id`, and what kind of ref each names. */
 export const REF_FIELDS: Record<RecordType, Record<string, 'survey' | 'topic'>> = {
@@ -76,6 +80,14 @@ export function parseLine(text: string): ParsedLine {
     throw new LineError(`type must be one of: ${RECORD_TYPES.join(', ')}`);
   }
   const recordType = type as RecordType;
+  try {
+    return parseEnvelope(recordType, accountId, ref, rest);
+  } catch (error) {
+    throw error instanceof LineError ? new LineError(error.message, recordType) : error;
+  }
+}
+
+function parseEnvelope(recordType: RecordType, accountId: unknown, ref: unknown, rest: Record<string, unknown>): ParsedLine {
   if (recordType === 'topic' ? accountId != null && !isUuid(accountId) : !isUuid(accountId)) {
     throw new LineError(recordType === 'topic' ? 'account_id must be a UUID, or null for a global topic' : 'account_id must be a UUID');
   }

@@ -103,7 +103,7 @@ export async function importNdjson(database: Database, input: Readable, options:
       if (summary.lines % 1000 === 0) options.onProgress?.({ lines: summary.lines, bytes });
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
-      reject(lineNo, type, error.message);
+      reject(lineNo, error.type ?? type, error.message);
     }
   }
   await flushReviews();
