@@ -30,7 +30,8 @@ export function registerWorker(program: Command): void {
         log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
         Promise.all([worker.stop(), unlisten()]).then(() => database.destroy()).then(
           () => {
-            log.info({ ...worker.stats }, 'webhook worker stopped');
+            const cpu = process.cpuUsage();
+            log.info({ ...worker.stats, cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 }, 'webhook worker stopped');
             process.exit(0);
           },
           (error: unknown) => {
