@@ -62,7 +62,12 @@ export async function subtreePage<O>(
   return (await db.executeQuery(subtreePageQuery(db, scope, after, limit, timeColumn, base))).rows;
 }
 
-/** The compiled page query (limit + 1 rows) of a scope; `shape` overrides the choice (benchmarks print each). */
+/**
+ * The compiled page query (limit + 1 rows) of a scope; `shape` overrides the choice (benchmarks print
+ * each). With a `template` name, the SQL is built once per shape, node count, cursor presence and
+ * limit and later calls only bind their values (no query builder on the hot path). Pass one only when
+ * `base` depends on nothing but the filter it is given (no other captured values).
+ */
 export function subtreePageQuery<O>(
   db: Kysely<DB>,
   scope: SubtreeScope,
@@ -71,6 +76,70 @@ export function subtreePageQuery<O>(
   timeColumn: string,
   base: Base<O>,
   shape: SubtreeShape = subtreeShape(scope),
+  template?: string,
+): CompiledQuery<O> {
+  if (template === undefined) return buildPageQuery(db, scope, after, limit, timeColumn, base, shape);
+  const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg' : 'sqlite';
+  const key = `${template}|${dialect}|${timeColumn}|${shape}|${scope.nodes.length}|${after ? 1 : 0}|${limit}`;
+  let t = templates.get(key);
+  if (t === undefined) {
+    t = makeTemplate(db, scope, after !== null, limit, timeColumn, base, shape);
+    if (templates.size >= 1000) templates.delete(templates.keys().next().value!);
+    templates.set(key, t);
+  }
+  if (t === null) return buildPageQuery(db, scope, after, limit, timeColumn, base, shape);
+  const parameters = t.parameters.slice();
+  for (const { index, value } of t.fills) {
+    parameters[index] = value === 'account' ? scope.accountId : value === 'time' ? after!.time : value === 'id' ? after!.id
+      : value === 'nodes' ? scope.nodes : scope.nodes[value]!;
+  }
+  return Compiled.raw(t.sql, parameters) as CompiledQuery<O>;
+}
+
+// Slot values stand for the scope's values while a template is built; a NUL never occurs in real ids.
+const ACCOUNT_SLOT = '\u0000account\u0000';
+const TIME_SLOT = '\u0000after-time\u0000';
+const ID_SLOT = '\u0000after-id\u0000';
+const nodeSlot = (i: number) => `\u0000node ${i}\u0000`;
+
+interface Template {
+  sql: string;
+  parameters: readonly unknown[];
+  /** Which parameter takes which value of the call: the account, the cursor, the node list or node i. */
+  fills: { index: number; value: 'account' | 'time' | 'id' | 'nodes' | number }[];
+}
+
+const templates = new Map<string, Template | null>();
+
+/** Builds the query with slots for every value of the scope; null when some value did not end up as a parameter of its own. */
+function makeTemplate<O>(
+  db: Kysely<DB>, scope: SubtreeScope, hasAfter: boolean, limit: number, timeColumn: string, base: Base<O>, shape: SubtreeShape,
+): Template | null {
+  const nodes = scope.nodes.map((_, i) => nodeSlot(i));
+  const slotted: SubtreeScope = { ...scope, accountId: ACCOUNT_SLOT, nodes };
+  const query = buildPageQuery(db, slotted, hasAfter ? { time: TIME_SLOT, id: ID_SLOT } : null, limit, timeColumn, base, shape);
+  if (query.sql.includes('\u0000')) return null;
+  const fills: Template['fills'] = [];
+  let stray = false;
+  query.parameters.forEach((p, index) => {
+    if (p === nodes) fills.push({ index, value: 'nodes' });
+    else if (p === ACCOUNT_SLOT) fills.push({ index, value: 'account' });
+    else if (p === TIME_SLOT) fills.push({ index, value: 'time' });
+    else if (p === ID_SLOT) fills.push({ index, value: 'id' });
+    else if (typeof p === 'string' && p.startsWith('\u0000node ')) fills.push({ index, value: Number(p.slice(6, -1)) });
+    else if (typeof p === 'string' && p.includes('\u0000')) stray = true;
+  });
+  // Every value the shape needs must be bound somewhere, and nothing else may carry a slot.
+  const has = (value: Template['fills'][number]['value']) => fills.some((f) => f.value === value);
+  const needsAccount = shape === 'account' || shape === 'account-nodes';
+  const nodesBound = has('nodes') || nodes.every((_, i) => has(i));
+  if (stray || (needsAccount && !has('account')) || (shape !== 'account' && !nodesBound)
+    || (hasAfter && !(has('time') && has('id')))) return null;
+  return { sql: query.sql, parameters: query.parameters, fills };
+}
+
+function buildPageQuery<O>(
+  db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, timeColumn: string, base: Base<O>, shape: SubtreeShape,
 ): CompiledQuery<O> {
   const time = sql.ref(timeColumn);
   const page = (query: AnyQuery<O>): AnyQuery<O> => {

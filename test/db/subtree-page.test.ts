@@ -2,7 +2,7 @@
 // same pages in the same order, ties on time broken by id, and the shape choice follows the sizes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { subtreeShape, type SubtreeShape } from '../../src/db/subtree-page.ts';
+import { subtreePageQuery, subtreeShape, type NodeFilter, type SubtreeShape } from '../../src/db/subtree-page.ts';
 import { reviewPageQuery, type ReviewPublicRow } from '../../src/modules/reviews/repository.ts';
 import type { Keyset } from '../../src/http/pagination.ts';
 import { eachDatabase } from '../support/each-database.ts';
@@ -65,4 +65,33 @@ test('shape choice: account, one node, per-node seeks for a small share, filtere
   assert.equal(subtreeShape({ accountId: 'a', nodes: nodes(11), wholeAccount: false, accountNodes: 1000 }), 'per-node');
   assert.equal(subtreeShape({ accountId: 'a', nodes: nodes(11), wholeAccount: false, accountNodes: 56 }), 'account-nodes');
   assert.equal(subtreeShape({ accountId: 'a', nodes: nodes(65), wholeAccount: false, accountNodes: 100_000 }), 'account-nodes');
+});
+
+eachDatabase('a templated page query binds each call\'s values into exactly the SQL a fresh build gives', async (t) => {
+  const tree = await createTree(t);
+  const db = t.ctx.db;
+  const base = (filter: NodeFilter) => {
+    const query = db.selectFrom('reviews').select(['id', 'reviewed_at', 'node_id']);
+    switch (filter.kind) {
+      case 'account': return query.where('account_id', '=', filter.accountId);
+      case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
+      case 'node': return query.where('node_id', '=', filter.nodeId);
+    }
+  };
+  const scopes = [
+    { accountId: tree.accountId, nodes: [tree.regions[0], tree.properties[0], tree.properties[1]], wholeAccount: false },
+    { accountId: tree.accountId, nodes: [tree.regions[1], tree.properties[2], tree.root], wholeAccount: false },
+    { accountId: tree.accountId, nodes: [tree.properties[2]], wholeAccount: false },
+  ];
+  const afters = [null, { time: '2026-03-01T00:00:00.000Z', id: tree.root }, { time: '2026-04-01T00:00:00.000Z', id: tree.regions[0] }];
+  for (const shape of ['account', 'account-nodes', 'per-node', 'node'] as const) {
+    for (const scope of scopes) {
+      for (const after of afters) {
+        const fresh = subtreePageQuery(db, scope, after, 7, 'reviewed_at', base, shape);
+        const templated = subtreePageQuery(db, scope, after, 7, 'reviewed_at', base, shape, 'subtree-page-test');
+        assert.equal(templated.sql, fresh.sql, `${shape} sql`);
+        assert.deepEqual(templated.parameters, fresh.parameters, `${shape} parameters`);
+      }
+    }
+  }
 });

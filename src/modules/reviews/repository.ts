@@ -26,7 +26,7 @@ export function reviewPageQuery(
       case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
       case 'node': return query.where('node_id', '=', filter.nodeId);
     }
-  }, shape);
+  }, shape, 'reviews');
 }
 
 // lock: a write reads the row it will change under FOR UPDATE on PostgreSQL, so two concurrent
