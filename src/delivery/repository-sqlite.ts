@@ -2,6 +2,8 @@
 // path) in immediate transactions: SQLite has one writer, so a claim cannot race another process's.
 // The lease is written into next_attempt_at, so an expired lease makes the delivery due again.
 import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import type { AttemptRecord, ClaimedDelivery, ClaimRequest, DeliveryStore } from './repository.ts';
 
 interface DueRow {
@@ -15,7 +17,7 @@ interface DueRow {
   secret_enc: string;
 }
 
-export function sqliteStore(sqlite: SQLite.Database): DeliveryStore {
+export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliveryStore {
   const candidates = sqlite.prepare<[string], { id: string }>(`
     SELECT e.id FROM webhook_endpoints e
     WHERE e.is_active = 1 AND EXISTS (SELECT 1 FROM webhook_deliveries d
@@ -67,22 +69,14 @@ export function sqliteStore(sqlite: SQLite.Database): DeliveryStore {
     }
   });
 
-  // Kysely runs its transactions on this same connection: wait until none is open, so these
-  // statements never land inside (and roll back with) someone else's transaction. The check and
-  // the synchronous transaction run without yielding, so nothing can slip in between.
-  const outsideTransactions = async () => {
-    while (sqlite.inTransaction) await new Promise((resolve) => setTimeout(resolve, 1));
-  };
+  // Kysely runs its transactions on this same connection: take its connection lock first, so these
+  // statements never land inside (and roll back with) someone else's transaction.
+  const exclusive = <T>(run: () => T): Promise<T> => db.connection().execute(async () => run());
 
   return {
-    async claim(r) {
-      await outsideTransactions();
-      return claimTx.immediate(r);
-    },
+    claim: (r) => exclusive(() => claimTx.immediate(r)),
     async record(records) {
-      if (records.length === 0) return;
-      await outsideTransactions();
-      recordTx.immediate(records);
+      if (records.length > 0) await exclusive(() => recordTx.immediate(records));
     },
   };
 }

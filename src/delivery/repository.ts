@@ -61,5 +61,5 @@ export interface DeliveryStore {
 }
 
 export function deliveryStore(database: Database): DeliveryStore {
-  return database.dialect === 'postgres' ? postgresStore(database.db) : sqliteStore(database.sqlite!);
+  return database.dialect === 'postgres' ? postgresStore(database.db) : sqliteStore(database.db, database.sqlite!);
 }

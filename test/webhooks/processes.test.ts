@@ -145,7 +145,7 @@ if (dialects.includes('postgres')) {
       await createReview(t, tree.accountId, tree.properties[0]);
       await receiver.waitFor((r) => r.length === 1, 5000);
       const latency = receiver.requests[0]!.at - started;
-      assert.ok(latency < 2000, `arrived after ${latency} ms with a 60 s poll`);
+      assert.ok(latency < 5000, `arrived after ${latency} ms with a 60 s poll`);
     } finally {
       stopNotify();
       await stopProcess(w, 'SIGKILL');

