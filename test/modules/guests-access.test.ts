@@ -26,13 +26,21 @@ async function instances(t: TestApp): Promise<Instance[]> {
   return [first, { url, close: async () => { await second.close(); await database.destroy(); } }];
 }
 
-async function pushAll(urls: string[], key: string, bodies: unknown[]): Promise<Array<{ status: number; body: any }>> {
-  return Promise.all(bodies.map(async (body, i) => {
+type Answer = { status: number; body: any };
+
+/** Sends every body at once, or spread over time (`spacingMs` between starts). */
+async function pushAll(urls: string[], key: string, bodies: unknown[], spacingMs = 0): Promise<Answer[]> {
+  return Promise.all(pushEach(urls, key, bodies, spacingMs));
+}
+
+function pushEach(urls: string[], key: string, bodies: unknown[], spacingMs: number): Promise<Answer>[] {
+  return bodies.map(async (body, i) => {
+    if (spacingMs > 0) await new Promise((resolve) => setTimeout(resolve, i * spacingMs));
     const r = await request(`${urls[i % urls.length]}/api/v4/guests`, {
       method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
     });
     return { status: r.statusCode, body: await r.body.json() };
-  }));
+  });
 }
 
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
@@ -71,6 +79,30 @@ eachDatabase('50 concurrent pushes of a new guest create one guest (one 201, 49 
     assert.equal(events.length, 1);
     const created = await t.ctx.db.selectFrom('events').select('id').where('type', '=', 'guest.created').execute();
     assert.equal(created.length, 1 + 50 + 1, 'one guest.created per guest created');
+  } finally {
+    for (const s of servers) await s.close();
+  }
+}, { env: { RATE_LIMIT_MAX: '100000' } });
+
+eachDatabase('an erasure racing 60 concurrent pushes of the same guest leaves no guest behind', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
+  const servers = await instances(t);
+  try {
+    const urls = servers.map((s) => s.url);
+    const body = { email: 'race@example.com', first_name: 'Racer', reservation: { external_id: 'RACE-1' } };
+    // Pushes keep starting before, during and (load permitting) after the erasure; whatever the
+    // interleaving, no push may leave the guest behind once the erasure has answered.
+    const pushes = pushEach(urls, key, Array.from({ length: 60 }, () => body), 10);
+    await Promise.race(pushes);
+    const erase = await t.admin('POST', `/accounts/${tree.accountId}/guests/erase`, { property_id: tree.properties[0], email: 'race@example.com' });
+    assert.equal(erase.statusCode, 200, erase.body);
+    const statuses = (await Promise.all(pushes)).map((r) => r.status);
+    assert.ok(statuses.every((s) => s === 200 || s === 201 || s === 409), statuses.join(','));
+    const left = await t.ctx.db.selectFrom('guests').select('id').where('email', '=', 'race@example.com').execute();
+    assert.deepEqual(left, [], `statuses ${statuses.join(',')}`);
+    assert.equal((await t.ctx.db.selectFrom('reservations').select('id').where('external_id', '=', 'RACE-1').execute()).length, 0);
+    assert.equal((await pushAll(urls, key, [body]))[0]!.status, 409);
   } finally {
     for (const s of servers) await s.close();
   }

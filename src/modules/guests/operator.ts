@@ -3,7 +3,6 @@
 import { sql } from 'kysely';
 import { appendEvent } from '../../events/outbox.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { GuestDeps } from './deps.ts';
 import { toGuestDetail } from './map.ts';
@@ -32,14 +31,14 @@ export interface Unsubscribed {
 
 export async function unsubscribeGuest(deps: GuestDeps, accountId: string, propertyId: string, rawEmail: string): Promise<Unsubscribed> {
   const email = normaliseEmail(rawEmail);
+  // The write goes first: on SQLite a transaction that reads before it writes can lose its
+  // snapshot to another process (a server pushing while the CLI runs).
   const result = await deps.db.transaction().execute(async (trx) => {
+    const changedId = await repo.withdrawConsentByIdentity(trx, accountId, propertyId, email, nowIso());
     const guest = await repo.findGuest(trx, accountId, propertyId, email);
     if (!guest) return null;
-    const now = nowIso();
-    const changed = await repo.withdrawConsent(trx, guest.id, now);
-    if (changed) await appendEvent(trx, { accountId, type: 'guest.unsubscribed', data: { guest_id: guest.id, property_id: propertyId } });
-    const stored = changed ? { ...guest, marketing_consent: 'withdrawn', updated_at: now } : guest;
-    return { guest: toGuestDetail(stored, await repo.listStays(trx, guest.id)), changed };
+    if (changedId) await appendEvent(trx, { accountId, type: 'guest.unsubscribed', data: { guest_id: guest.id, property_id: propertyId } });
+    return { guest: toGuestDetail(guest, await repo.listStays(trx, guest.id)), changed: changedId !== undefined };
   });
   if (!result) throw await guestNotFound(deps, propertyId, email);
   return result;
@@ -54,21 +53,18 @@ export async function eraseGuest(deps: GuestDeps, accountId: string, propertyId:
   const email = normaliseEmail(rawEmail);
   await requireAccountProperty(deps.db, accountId, propertyId);
   const now = nowIso();
-  const placeholder = {
-    id: newId(), account_id: accountId, property_id: propertyId, email, source: 'erasure',
-    salutation: null, first_name: null, last_name: null, phone: null, country_code: null, language_code: null,
-    custom_fields: '{}', marketing_consent: 'unknown', created_at: now, updated_at: now,
-  };
   const sqlite = deps.dialect === 'sqlite';
   const result = await deps.db.transaction().execute(async (trx) => {
+    if (!sqlite) await repo.lockGuestsForErasure(trx);
+    // The tombstone first: a write, so SQLite takes its write lock before reading anything.
+    const erasedAt = await repo.insertTombstone(trx, propertyId, deps.fingerprint(propertyId, email), now);
     // SQLite: zero the freed bytes too, so the address does not linger in free pages of the file.
     if (sqlite) await sql`pragma secure_delete = on`.execute(trx);
     try {
-      const { id, existed } = await repo.lockGuestForErasure(trx, placeholder);
-      const staysDeleted = await repo.deleteGuest(trx, id);
+      const guest = await repo.findGuest(trx, accountId, propertyId, email);
+      const staysDeleted = guest ? await repo.deleteGuest(trx, guest.id) : 0;
       await repo.forgetRespondentEmail(trx, propertyId, email);
-      const erasedAt = await repo.insertTombstone(trx, propertyId, deps.fingerprint(propertyId, email), now);
-      return { property_id: propertyId, erased: true, guest_deleted: existed, stays_deleted: staysDeleted, erased_at: erasedAt };
+      return { property_id: propertyId, erased: true, guest_deleted: guest !== undefined, stays_deleted: staysDeleted, erased_at: erasedAt };
     } finally {
       if (sqlite) await sql`pragma secure_delete = off`.execute(trx);
     }

@@ -1,18 +1,24 @@
 // POST /guests: one transaction upserts the guest on (property, e-mail) and the stay on
 // (property, external_id), refuses erased guests (409), records consent and appends guest.created /
-// guest.unsubscribed to the outbox.
+// guest.unsubscribed to the outbox. The statements themselves are in push-repository.ts.
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { appendEvent } from '../../events/outbox.ts';
-import type { GuestRow, ReservationRow } from '../../db/schema.ts';
+import { appendEvents, type NewEvent } from '../../events/outbox.ts';
+import type { DB, GuestRow, ReservationRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { GuestDeps } from './deps.ts';
 import { toGuest } from './map.ts';
 import { resolveProperty } from './property.ts';
+import {
+  type GuestWrite, pgPush, sqliteIsErased, sqliteStatements, sqliteUpsertGuest,
+  sqliteUpsertStay, sqliteWithdraw, type StayWrite,
+} from './push-repository.ts';
 import * as repo from './repository.ts';
 import type { Guest } from './schemas.ts';
-import { GUEST_FIELDS, type GuestPush, STAY_FIELDS, type StayPush } from './validate.ts';
+import type { GuestPush, StayPush } from './validate.ts';
 
 export interface PushResult {
   guest: Guest;
@@ -53,35 +59,93 @@ function checkStayDates(row: ReservationRow): void {
   }
 }
 
+interface Write {
+  propertyId: string;
+  fingerprint: string;
+  guest: GuestWrite;
+  stay: StayWrite | null;
+  /** The push's marketing_consent: false withdraws (after the upsert, so the change is detected). */
+  consent: boolean | null;
+  now: string;
+}
+
+interface Outcome {
+  guest: GuestRow;
+  stay: ReservationRow | null;
+  created: boolean;
+  unsubscribed: boolean;
+}
+
+async function emit(db: Kysely<DB>, sqlite: SQLite.Database | null, accountId: string, o: Outcome): Promise<void> {
+  const data = { guest_id: o.guest.id, property_id: o.guest.property_id };
+  const events: NewEvent[] = [];
+  if (o.created) events.push({ accountId, type: 'guest.created', data });
+  if (o.unsubscribed) events.push({ accountId, type: 'guest.unsubscribed', data });
+  if (events.length > 0) await appendEvents(db, events, sqlite);
+}
+
+/**
+ * SQLite: the statements run synchronously through prepared better-sqlite3 statements while this
+ * request holds Kysely's one connection (so no other transaction can interleave), in a BEGIN
+ * IMMEDIATE transaction that takes the write lock up front.
+ */
+async function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
+  const sqlite = deps.database.sqlite!;
+  const st = sqliteStatements(sqlite);
+  return deps.db.connection().execute(async (conn) => {
+    st.begin.run();
+    try {
+      const guest = sqliteUpsertGuest(st, w.guest);
+      const created = guest.id === w.guest.row.id;
+      if (sqliteIsErased(st, w.propertyId, w.fingerprint)) throw erasedError();
+      const unsubscribed = w.consent === false && (created || sqliteWithdraw(st, guest.id, w.now));
+      const stay = w.stay ? sqliteUpsertStay(st, { ...w.stay, row: { ...w.stay.row, guest_id: guest.id } }) : null;
+      if (stay) checkStayDates(stay);
+      const outcome = { guest, stay, created, unsubscribed };
+      await emit(conn, sqlite, guest.account_id, outcome);
+      st.commit.run();
+      return outcome;
+    } catch (error) {
+      if (sqlite.inTransaction) st.rollback.run();
+      throw error;
+    }
+  });
+}
+
+/** PostgreSQL: tombstone check, guest and stay in one statement, in one transaction with the events. */
+async function writePostgres(deps: GuestDeps, w: Write): Promise<Outcome> {
+  return deps.db.transaction().execute(async (trx) => {
+    const pushed = await pgPush(trx, w.fingerprint, w.guest, w.stay);
+    if (pushed.erased || !pushed.guest) throw erasedError();
+    const { guest, stay } = pushed;
+    const created = guest.id === w.guest.row.id;
+    const unsubscribed = w.consent === false && (created || (await repo.withdrawConsent(trx, guest.id, w.now)));
+    if (stay) checkStayDates(stay);
+    const outcome = { guest, stay, created, unsubscribed };
+    await emit(trx, null, guest.account_id, outcome);
+    return outcome;
+  });
+}
+
 export async function pushGuest(deps: GuestDeps, principal: Principal, push: GuestPush): Promise<PushResult> {
   const propertyId = await resolveProperty(deps.db, principal, push.propertyId);
-  const accountId = principal.accountId;
-  const fingerprint = deps.fingerprint(propertyId, push.email);
   const now = nowIso();
-  const row = newGuestRow(accountId, propertyId, push, now);
-  return deps.db.transaction().execute(async (trx) => {
-    const guest = await repo.upsertGuest(trx, deps.dialect, {
-      row, sent: GUEST_FIELDS.filter((f) => f in push.fields), customFieldsSent: push.customFields !== null, grant: push.consent === true,
-    });
-    const created = guest.id === row.id;
-    // After the upsert, not before: on PostgreSQL the upsert waits for an erasure in flight, and this
-    // fresh statement then sees its tombstone.
-    if ((await repo.findErasure(trx, propertyId, fingerprint)) !== undefined) throw erasedError();
-    const unsubscribed = push.consent === false && (created || (await repo.withdrawConsent(trx, guest.id, now)));
-
-    let stay: ReservationRow | null = null;
-    if (push.reservation) {
-      stay = await repo.upsertReservation(trx, deps.dialect, {
-        row: newStayRow(accountId, propertyId, guest.id, push.reservation, now),
-        sent: STAY_FIELDS.filter((f) => f in push.reservation!.fields),
-        statusSent: push.reservation.status !== null,
-        customFieldsSent: push.reservation.customFields !== null,
-      });
-      checkStayDates(stay);
-    }
-    const data = { guest_id: guest.id, property_id: propertyId };
-    if (created) await appendEvent(trx, { accountId, type: 'guest.created', data });
-    if (unsubscribed) await appendEvent(trx, { accountId, type: 'guest.unsubscribed', data });
-    return { guest: toGuest(guest, stay), created, emitted: created || unsubscribed };
-  });
+  const r = push.reservation;
+  const w: Write = {
+    propertyId,
+    fingerprint: deps.fingerprint(propertyId, push.email),
+    guest: {
+      row: newGuestRow(principal.accountId, propertyId, push, now), sent: new Set(Object.keys(push.fields)),
+      customFieldsSent: push.customFields !== null, grant: push.consent === true,
+    },
+    stay: r && {
+      row: newStayRow(principal.accountId, propertyId, '', r, now),
+      sent: new Set([...Object.keys(r.fields), ...(r.status === null ? [] : ['status'])]),
+      customFieldsSent: r.customFields !== null,
+    },
+    consent: push.consent,
+    now,
+  };
+  const o = deps.dialect === 'sqlite' ? await writeSqlite(deps, w) : await writePostgres(deps, w);
+  return { guest: toGuest(o.guest, o.stay), created: o.created, emitted: o.created || o.unsubscribed };
 }
