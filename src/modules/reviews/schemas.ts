@@ -4,20 +4,26 @@ import { DateTime, Nullable, Uuid } from '../../http/schemas.ts';
 
 export const Sentiment = Type.Union([Type.Literal('positive'), Type.Literal('neutral'), Type.Literal('negative')]);
 
+// Nullable fields of the Review answer as a type list (not anyOf): the response serialiser writes them
+// without validating each value against every branch (the hot path of GET /reviews).
+const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+const NullableNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+const NullableDateTime = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
+
 export const Review = Type.Object({
   id: Uuid,
   platform: Type.String(),
   external_id: Type.String(),
-  author: Nullable(Type.String()),
-  rating: Nullable(Type.Number()),
-  rating_normalized: Nullable(Type.Number()),
-  title: Nullable(Type.String()),
-  text: Nullable(Type.String()),
-  url: Nullable(Type.String()),
-  language: Nullable(Type.String()),
-  sentiment: Nullable(Type.String()),
-  owner_reply: Nullable(Type.String()),
-  replied_at: Nullable(DateTime),
+  author: NullableString,
+  rating: NullableNumber,
+  rating_normalized: NullableNumber,
+  title: NullableString,
+  text: NullableString,
+  url: NullableString,
+  language: NullableString,
+  sentiment: NullableString,
+  owner_reply: NullableString,
+  replied_at: NullableDateTime,
   reviewed_at: DateTime,
   node_id: Uuid,
   is_hidden: Type.Boolean(),
