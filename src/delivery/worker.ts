@@ -8,14 +8,12 @@ import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import type { OutboxSignal } from '../events/signal.ts';
-import { newId } from '../lib/ids.ts';
-import { open } from '../lib/secret-box.ts';
 import { type Lookup, parseAllowList } from './address-guard.ts';
+import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
 import { type AttemptRecord, type ClaimedDelivery, deliveryStore } from './repository.ts';
-import { isSuccess, nextStep } from './schedule.ts';
+import { isSuccess } from './schedule.ts';
 import { createSender } from './sender.ts';
-import { secretKey, webhookHeaders } from './signer.ts';
 
 export const DEFAULT_CONCURRENCY = 64;
 export const DEFAULT_PER_ENDPOINT = 16;
@@ -63,16 +61,17 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const sender = createSender({ timeoutMs: config.webhookTimeoutMs, allow: parseAllowList(config.webhookAllowPrivate), lookup: options.lookup });
   const breaker = createBreaker(options.breaker ?? DEFAULT_BREAKER);
   const schedule = config.webhookRetryScheduleS;
+  const attempt = attempter(config, sender);
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const stats = { attempts: 0, delivered: 0, failedAttempts: 0 };
 
   let stopped = false;
+  let stopping: Promise<void> | null = null;
   let claimSeq = 0;
   let held = 0; // claimed and not yet recorded
   const inFlight = new Map<string, number>(); // endpoint → requests in flight
   const running = new Set<Promise<void>>();
   const results: AttemptRecord[] = [];
-  const keys = new Map<string, Buffer>();
 
   // --- claiming -----------------------------------------------------------------------------
   let claiming: Promise<void> | null = null;
@@ -114,6 +113,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
         });
       } catch (error) {
         if (!stopped) log.warn({ err: error }, 'webhook worker: claiming deliveries failed; retrying');
+        claimAgain = false; // retry after a pause, not in a tight loop
         wakeAt(Date.now() + RETRY_DELAY_MS);
         return;
       }
@@ -125,20 +125,12 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   function begin(delivery: ClaimedDelivery): void {
     held += 1;
     inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1);
-    const attempt = deliver(delivery).finally(() => running.delete(attempt));
-    running.add(attempt);
+    const task = deliver(delivery).finally(() => running.delete(task));
+    running.add(task);
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
-    const attemptedAt = new Date();
-    let outcome;
-    const key = signingKey(d);
-    if (key === null) {
-      outcome = { statusCode: null, durationMs: 0, responseBody: null, retryAfterS: null,
-        error: 'the signing secret cannot be decrypted (was REPUTE_SECRET_KEY changed?)' };
-    } else {
-      outcome = await sender.send(d.url, webhookHeaders(key, d.eventId, d.payload, attemptedAt.getTime()), d.payload);
-    }
+    const { record, outcome } = await attempt(d);
     const left = (inFlight.get(d.endpointId) ?? 1) - 1;
     if (left > 0) inFlight.set(d.endpointId, left);
     else inFlight.delete(d.endpointId);
@@ -151,29 +143,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       stats.failedAttempts += 1;
       log.debug({ delivery: d.id, endpoint: d.endpointId, status: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
     }
-    const step = nextStep(schedule, d.attemptCount + 1, outcome, new Date());
-    results.push({
-      deliveryId: d.id, owner: d.owner, attemptId: newId(), attemptedAt: attemptedAt.toISOString(),
-      statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, responseBody: outcome.responseBody,
-      status: step.status, nextAttemptAt: step.nextAttemptAt.toISOString(),
-      pauseEndpointId: outcome.statusCode === 410 ? d.endpointId : null,
-    });
+    results.push(record);
     flush();
     wake();
-  }
-
-  function signingKey(d: ClaimedDelivery): Buffer | null {
-    let key = keys.get(d.secretEnc);
-    if (key === undefined) {
-      try {
-        key = secretKey(open(config.secretKey, d.secretEnc, d.endpointId));
-      } catch {
-        return null;
-      }
-      if (keys.size > 10_000) keys.clear();
-      keys.set(d.secretEnc, key);
-    }
-    return key;
   }
 
   // --- recording (group commit) -------------------------------------------------------------
@@ -233,30 +205,34 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   return {
     wake,
     stats,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      clearInterval(poll);
-      if (timer) clearTimeout(timer);
-      deps.outbox?.off('committed', wake);
-      await claiming;
-      await Promise.allSettled([...running]);
-      // Write what the last attempts found; a few tries, then the leases expire and another worker resends.
-      for (let i = 0; i < 5 && results.length > 0; i++) {
-        await flushing;
-        try {
-          const batch = results.splice(0, results.length);
-          await store.record(batch).catch((error: unknown) => {
-            results.unshift(...batch);
-            throw error;
-          });
-        } catch (error) {
-          log.warn({ err: error }, 'webhook worker: recording attempts at shutdown failed');
-          await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-        }
-      }
-      await flushing;
-      await sender.close();
+    stop() {
+      stopping ??= shutdown();
+      return stopping;
     },
   };
+
+  async function shutdown(): Promise<void> {
+    stopped = true;
+    clearInterval(poll);
+    if (timer) clearTimeout(timer);
+    deps.outbox?.off('committed', wake);
+    await claiming;
+    await Promise.allSettled([...running]);
+    // Write what the last attempts found; a few tries, then the leases expire and another worker resends.
+    for (let i = 0; i < 5 && results.length > 0; i++) {
+      await flushing;
+      try {
+        const batch = results.splice(0, results.length);
+        await store.record(batch).catch((error: unknown) => {
+          results.unshift(...batch);
+          throw error;
+        });
+      } catch (error) {
+        log.warn({ err: error }, 'webhook worker: recording attempts at shutdown failed');
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+      }
+    }
+    await flushing;
+    await sender.close();
+  }
 }
