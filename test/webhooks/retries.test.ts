@@ -238,3 +238,19 @@ eachDatabase('at most 64 KiB of an answer is read, and 4 KiB kept', async (t) =>
     await receiver.close();
   }
 }, { env: { ...WEBHOOK_ENV, WEBHOOK_TIMEOUT_MS: '10000' } });
+
+eachDatabase('the first entry of the schedule delays the first attempt', async (t) => {
+  const receiver = await startReceiver();
+  const w = worker(t);
+  try {
+    const { tree, key, endpoint } = await setup(t, receiver.url);
+    const started = performance.now();
+    await createReview(t, tree.accountId, tree.properties[0]);
+    await settled(t, key, endpoint.id, 'delivered');
+    const waited = receiver.requests[0]!.at - started;
+    assert.ok(waited >= 580, `first attempt after ${waited} ms, schedule starts at 0.6 s`);
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: { ...WEBHOOK_ENV, WEBHOOK_RETRY_SCHEDULE_S: '0.6,0.05' } });
