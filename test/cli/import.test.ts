@@ -65,7 +65,8 @@ eachDatabase('repute import: every record type, bad lines rejected by number and
       rejected: { review: 3, survey: 0, response: 1, topic: 0, mention: 1, recommendation: 0, invalid: 2 },
       rejected_lines: [3, 4, 5, 11, 15, 16, 17],
     });
-    const reasons: Record<number, string> = Object.fromEntries(r.stderr.trim().split('\n').map((l) => {
+    // stderr: one line per rejection (a slow run may add "import: … lines read" progress lines).
+    const reasons: Record<number, string> = Object.fromEntries(r.stderr.trim().split('\n').filter((l) => !l.startsWith('import: ')).map((l) => {
       const m = /^line (\d+): (.*)$/.exec(l);
       assert.ok(m, `unexpected stderr line: ${l}`);
       return [Number(m[1]), m[2]!];
