@@ -45,8 +45,15 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   registerErrorHandling(app, (path) =>
     // Without a token the operator plane does not exist, so its paths never answer 405.
     path.startsWith(ADMIN_PREFIX) && ctx.config.adminToken === null ? null : allowedMethods(table, path));
+  // Once shutdown starts, answers still in flight close their connection: a keep-alive socket left
+  // open would hold the process up to the keep-alive time-out (72 s) after the last answer.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) reply.header('Connection', 'close');
   });
 
   await app.register(swagger, {
@@ -69,7 +76,12 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
     try {
-      await sql`select 1`.execute(ctx.db);
+      // A database that does not answer within 2 s is as good as down for a readiness probe.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000);
+      });
+      await Promise.race([sql`select 1`.execute(ctx.db), late]).finally(() => clearTimeout(timer));
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ err: error }, 'database not reachable');

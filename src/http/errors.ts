@@ -16,21 +16,52 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
-/** "body.reservation.status must be equal to one of the allowed values: booked, arrived, …" */
+function describeOne(path: string, e: AjvError): string {
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `${path}.${String(e.params.additionalProperty)} is not a known field`;
+    case 'required':
+      return `${path}.${String(e.params.missingProperty)} is required`;
+    case 'enum':
+      return `${path} must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `${path} must be ${JSON.stringify(e.params.allowedValue)}`;
+    default:
+      return `${path} ${e.message ?? 'is invalid'}`;
+  }
+}
+
+const isUnion = (e: AjvError) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+
+/**
+ * "body.reservation.status must be one of: booked, arrived, …". A union (a TypeBox Union of
+ * literals, or Nullable(x)) makes Ajv report one error per branch; they are folded into the one
+ * sentence a person would write, and a failure inside a branch wins over "must be null".
+ */
 export function describeValidation(context: string, errors: AjvError[]): string {
-  return errors.slice(0, 3).map((e) => {
-    const path = [context, ...e.instancePath.split('/').filter(Boolean)].join('.');
-    switch (e.keyword) {
-      case 'additionalProperties':
-        return `${path}.${String(e.params.additionalProperty)} is not a known field`;
-      case 'required':
-        return `${path}.${String(e.params.missingProperty)} is required`;
-      case 'enum':
-        return `${path} must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}`;
-      default:
-        return `${path} ${e.message ?? 'is invalid'}`;
+  const groups = new Map<string, AjvError[]>();
+  for (const e of errors) groups.set(e.instancePath, [...(groups.get(e.instancePath) ?? []), e]);
+  const messages: string[] = [];
+  for (const [pointer, group] of groups) {
+    const path = [context, ...pointer.split('/').filter(Boolean)].join('.');
+    if (!group.some(isUnion)) {
+      messages.push(...group.map((e) => describeOne(path, e)));
+      continue;
     }
-  }).join('; ');
+    const deeper = errors.some((e) => e.instancePath.startsWith(`${pointer}/`));
+    if (deeper) continue;
+    const allowed = group.flatMap((e) => (e.keyword === 'const' ? [e.params.allowedValue] : e.keyword === 'enum' ? (e.params.allowedValues as unknown[]) : []));
+    const types = group.filter((e) => e.keyword === 'type').map((e) => String(e.params.type));
+    const others = group.filter((e) => !isUnion(e) && e.keyword !== 'type' && e.keyword !== 'const' && e.keyword !== 'enum');
+    if (allowed.length > 0) {
+      messages.push(`${path} must be one of: ${[...new Set([...allowed.map(String), ...types.filter((t) => t === 'null')])].join(', ')}`);
+    } else if (others.length > 0) {
+      messages.push(...others.map((e) => describeOne(path, e)));
+    } else {
+      messages.push(`${path} must be ${[...new Set(types)].join(' or ') || 'valid'}`);
+    }
+  }
+  return [...new Set(messages)].slice(0, 3).join('; ');
 }
 
 /**

@@ -44,6 +44,22 @@ eachDatabase('JSON of the wrong shape names the field and the rule', async (t) =
   assertError(await post(t, '/admin/v1/accounts', '{"__proto__": {"name": "A"}}'), 400);
 });
 
+eachDatabase('a value outside a union names the allowed values once, and a failing branch wins over "must be null"', async (t) => {
+  const tree = await createTree(t);
+  const review = { node_id: tree.properties[0], platform: 'google', external_id: 'e-1', reviewed_at: '2026-01-01T00:00:00Z' };
+  const cases: [Record<string, unknown>, string][] = [
+    [{ sentiment: 'meh' }, 'body.sentiment must be one of: positive, neutral, negative, null'],
+    [{ rating: 7 }, 'body.rating must be <= 5'],
+    [{ rating: 'five' }, 'body.rating must be number or null'],
+    [{ reviewed_at: 'yesterday' }, 'body.reviewed_at must match format "date-time"'],
+  ];
+  for (const [change, message] of cases) {
+    assert.equal(assertError(await t.admin('POST', `/accounts/${tree.accountId}/reviews`, { ...review, ...change }), 400), message);
+  }
+  const rule = await t.admin('POST', `/accounts/${tree.accountId}/alert-rules`, { node_id: tree.properties[0], sentiments: ['meh'] });
+  assert.equal(assertError(rule, 400), 'body.sentiments.0 must be one of: positive, neutral, negative');
+});
+
 eachDatabase('unknown routes and ids answer 404; a known path with another method 405 with Allow', async (t) => {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.root);
