@@ -40,21 +40,27 @@ declare module 'fastify' {
  * API and CLI clear it when keys or nodes change; other instances see a change within the TTL.
  */
 export class PrincipalCache {
-  private entries = new Map<string, { principal: Principal | null; expires: number }>();
+  private entries = new Map<string, { principal: Promise<Principal | null>; expires: number }>();
   constructor(private readonly db: Kysely<DB>, private readonly ttlMs = 2000) {}
 
   clear(): void {
     this.entries.clear();
   }
 
-  async resolve(key: string): Promise<Principal | null> {
+  resolve(key: string): Promise<Principal | null> {
     const keyHash = hashKey(key);
     const cached = this.entries.get(keyHash);
     if (cached && cached.expires > Date.now()) return cached.principal;
-    const principal = await this.load(keyHash);
+    // Requests that arrive while a key loads share that one load (no stampede when an entry expires
+    // under load); the entry lives for the TTL from when the load finished, and a failed load is forgotten.
     if (this.entries.size > 10_000) this.entries.clear();
-    this.entries.set(keyHash, { principal, expires: Date.now() + this.ttlMs });
-    return principal;
+    const entry = { principal: this.load(keyHash), expires: Number.POSITIVE_INFINITY };
+    this.entries.set(keyHash, entry);
+    entry.principal.then(
+      () => { entry.expires = Date.now() + this.ttlMs; },
+      () => { if (this.entries.get(keyHash) === entry) this.entries.delete(keyHash); },
+    );
+    return entry.principal;
   }
 
   private async load(keyHash: string): Promise<Principal | null> {
