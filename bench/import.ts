@@ -103,10 +103,12 @@ function rowOf(line: Record<string, any>, now: string): unknown[] {
 const INSERT = `INSERT INTO reviews (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
 
 async function baseline(db: TestDatabase, file: string): Promise<number> {
-  const reader = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   const now = new Date().toISOString();
   let n = 0;
+  // The reader starts reading at once: no await may come between creating it and iterating it.
+  const lines = () => createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   if (db.dialect === 'sqlite') {
+    const reader = lines();
     const sqlite = db.database.sqlite!;
     const insert = sqlite.prepare(INSERT.replace(/\$\d+/g, '?'));
     sqlite.exec('BEGIN');
@@ -120,6 +122,7 @@ async function baseline(db: TestDatabase, file: string): Promise<number> {
   const client = await db.database.pool!.connect();
   try {
     await client.query('BEGIN');
+    const reader = lines();
     for await (const text of reader) {
       await client.query({ name: 'bench_insert', text: INSERT, values: rowOf(JSON.parse(text), now) });
       if (++n % BATCH === 0) {
@@ -160,11 +163,16 @@ async function runDialect(dialect: Dialect, dir: string): Promise<void> {
     const events = (await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 'review.received').executeTakeFirstOrThrow()).n;
     const visible = (await db.selectFrom('review_stats').select((eb) => eb.fn.sum<number>('reviews').as('n')).executeTakeFirstOrThrow()).n;
     const hidden = (await db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('is_hidden', '=', 1).executeTakeFirstOrThrow()).n;
-    const ok = summary.created.review === ROWS && reviews === ROWS && events === ROWS && Number(visible) + Number(hidden) === ROWS && inserted === ROWS;
+    const checks = {
+      'import summary created': summary.created.review, 'reviews rows': reviews, 'review.received events': events,
+      'review_stats visible + hidden reviews': Number(visible) + Number(hidden), 'baseline rows': inserted,
+    };
+    const wrong = Object.entries(checks).filter(([, n]) => Number(n) !== ROWS).map(([what, n]) => `${what} = ${n}`);
+    const ok = wrong.length === 0;
     console.log(`  baseline (prepared single-row INSERT): ${fmt(rate(inserted, baseMs))} rows/s (${(baseMs / 1000).toFixed(1)} s)`);
     console.log(`  repute import:                         ${fmt(rate(ROWS, importMs))} rows/s (${(importMs / 1000).toFixed(1)} s)`);
     console.log(`  ratio import / baseline: ${(baseMs / importMs).toFixed(2)} (target >= 0.5)`);
-    console.log(`  check: ${fmt(reviews)} reviews, ${fmt(events)} review.received events, review_stats ${fmt(Number(visible))} visible + ${fmt(Number(hidden))} hidden: ${ok ? 'consistent' : 'INCONSISTENT'}`);
+    console.log(`  check: ${fmt(reviews)} reviews, ${fmt(events)} review.received events, review_stats ${fmt(Number(visible))} visible + ${fmt(Number(hidden))} hidden: ${ok ? 'consistent' : `INCONSISTENT (expected ${ROWS}: ${wrong.join(', ')})`}`);
   } finally {
     await target.drop();
     await base.drop();
