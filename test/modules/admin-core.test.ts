@@ -137,3 +137,13 @@ eachDatabase('alert rules fire review.alert_triggered for new matching reviews u
   const empty = await t.admin('POST', `/accounts/${tree.accountId}/alert-rules`, { node_id: tree.root });
   assert.equal(empty.statusCode, 400);
 });
+
+eachDatabase('concurrent first writes of one review identity create it once and answer 201 then 200', async (t) => {
+  const tree = await createTree(t);
+  const body = { node_id: tree.properties[0], platform: 'google', external_id: 'race-1', reviewed_at: '2026-05-01T08:00:00Z', rating: 4 };
+  const answers = await Promise.all(Array.from({ length: 20 }, () => t.admin('POST', `/accounts/${tree.accountId}/reviews`, body)));
+  const statuses = answers.map((a) => a.statusCode).sort();
+  assert.deepEqual(statuses, [...Array(19).fill(200), 201], answers.map((a) => `${a.statusCode} ${a.body}`).join('\n'));
+  assert.equal(new Set(answers.map((a) => a.json().id)).size, 1);
+  assert.equal((await eventsOf(t, 'review.received')).length, 1);
+});

@@ -13,6 +13,7 @@ import { moveMentions } from '../insights/repository.ts';
 import { findNode } from '../nodes/repository.ts';
 import { matchingRules } from './alerts.ts';
 import * as repo from './repository.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Review, ReviewInput } from './schemas.ts';
 
 export function toReview(row: repo.ReviewPublicRow): Review {
@@ -65,6 +66,16 @@ export function reviewFields(input: ReviewInput, nodeId: string, now: string) {
 
 /** Creates or updates in place by (account, platform, external_id); only a new review emits events. */
 export async function upsertReview(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
+  try {
+    return await upsertReviewOnce(db, accountId, input);
+  } catch (error) {
+    // Two first writes of one identity raced and the other committed first: now it is an update.
+    if (!isUniqueViolation(error)) throw error;
+    return upsertReviewOnce(db, accountId, input);
+  }
+}
+
+async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
   return db.transaction().execute(async (trx) => {
     const node = await findNode(trx, input.node_id);
     if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
