@@ -13,12 +13,34 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * PostgreSQL: Kysely's Migrator looks for its bookkeeping tables by introspecting EVERY schema
+ * (taking another test's or benchmark's kysely_migration as its own, and failing with "schema …
+ * does not exist" when another schema is dropped meanwhile). It gets the working schema only.
+ */
+function scopedToSchema(db: Kysely<any>, schema: string): Kysely<any> {
+  const introspection = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: async () => (await sql<{ name: string }>`select c.relname as name from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relkind in ('r', 'p')`.execute(db))
+      .rows.map((r) => ({ name: r.name, schema, isView: false, columns: [] })),
+    getMetadata: async () => ({ tables: [] }),
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  // PostgreSQL: pin the bookkeeping tables to the working schema; unpinned, Kysely takes a
-  // kysely_migration table in ANY schema (another test's or benchmark's) as its own and fails.
   const schema = db.getExecutor().adapter instanceof PostgresAdapter
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = schema
+    ? new Migrator({ db: scopedToSchema(db, schema), provider, migrationTableSchema: schema })
+    : new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
