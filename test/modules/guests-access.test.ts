@@ -108,6 +108,34 @@ eachDatabase('an erasure racing 60 concurrent pushes of the same guest leaves no
   }
 }, { env: { RATE_LIMIT_MAX: '100000' } });
 
+eachDatabase('concurrent pushes refused (409, 400) change nothing while the ones beside them are stored', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
+  await t.admin('POST', `/accounts/${tree.accountId}/guests/erase`, { property_id: tree.properties[0], email: 'gone@example.com' });
+  await t.api(key, 'POST', '/guests', { email: 'dated@example.com', reservation: { external_id: 'D-1', check_in: '2026-12-10' } });
+  const servers = await instances(t);
+  try {
+    const bodies = Array.from({ length: 30 }, (_, i) => [
+      { email: 'gone@example.com', first_name: 'Gone', reservation: { external_id: `G-${i}` } },
+      { email: `ok${i}@example.com`, reservation: { external_id: `OK-${i}` } },
+      { email: 'dated@example.com', first_name: `Bad ${i}`, reservation: { external_id: 'D-1', check_out: '2026-12-01' } },
+    ][i % 3]);
+    const answers = await pushAll(servers.map((s) => s.url), key, bodies);
+    assert.deepEqual(answers.map((a) => a.status), bodies.map((_, i) => [409, 201, 400][i % 3]));
+    const ok = await t.ctx.db.selectFrom('guests').select('email').where('email', 'like', 'ok%').execute();
+    assert.equal(ok.length, 10);
+    assert.equal((await t.ctx.db.selectFrom('reservations').select('id').where('external_id', 'like', 'OK-%').execute()).length, 10);
+    assert.equal((await t.ctx.db.selectFrom('reservations').select('id').where('external_id', 'like', 'G-%').execute()).length, 0);
+    const dated = await t.admin('GET', `/accounts/${tree.accountId}/guests?property_id=${tree.properties[0]}&email=dated@example.com`);
+    assert.equal(dated.json().first_name, null, 'a refused push leaves the guest as it was');
+    assert.equal(dated.json().stays[0].check_out, null);
+    const created = await t.ctx.db.selectFrom('events').select('id').where('type', '=', 'guest.created').execute();
+    assert.equal(created.length, 1 + 10);
+  } finally {
+    for (const s of servers) await s.close();
+  }
+}, { env: { RATE_LIMIT_MAX: '100000' } });
+
 async function rateLimited(t: TestApp): Promise<void> {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.properties[0], ['reviews:read', 'guests:write']);

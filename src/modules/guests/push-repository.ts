@@ -29,25 +29,31 @@ export interface StayWrite {
 type Placeholder = (name: string, cast?: string) => string;
 type Merge = (stored: string, sent: string) => string;
 
-/** ON CONFLICT … DO UPDATE SET for a table: sent fields from excluded, custom fields merged key by key. */
-function updateSet(table: string, fields: readonly string[], p: Placeholder, merge: Merge, extra: string[]): string {
+/** Where a pushed value comes from in an update: excluded.<column> in an upsert, a parameter in a plain UPDATE. */
+type Pushed = (column: string) => string;
+
+/** The SET list for a table: sent fields replace stored ones, custom fields merge key by key. */
+function updateSet(table: string, fields: readonly string[], p: Placeholder, merge: Merge, pushed: Pushed, extra: string[]): string {
   return [
-    ...fields.map((f) => `${f} = case when ${p(`s_${f}`, 'boolean')} then excluded.${f} else ${table}.${f} end`),
-    `custom_fields = case when ${p('s_custom', 'boolean')} then ${merge(`${table}.custom_fields`, 'excluded.custom_fields')} else ${table}.custom_fields end`,
+    ...fields.map((f) => `${f} = case when ${p(`s_${f}`, 'boolean')} then ${pushed(f)} else ${table}.${f} end`),
+    `custom_fields = case when ${p('s_custom', 'boolean')} then ${merge(`${table}.custom_fields`, pushed('custom_fields'))} else ${table}.custom_fields end`,
     ...extra,
-    'updated_at = excluded.updated_at',
+    `updated_at = ${pushed('updated_at')}`,
   ].join(', ');
 }
 
+const fromExcluded: Pushed = (column) => `excluded.${column}`;
+
+const grantConsent = (p: Placeholder) =>
+  `marketing_consent = case when ${p('grant', 'boolean')} and guests.marketing_consent <> 'withdrawn' then 'granted' else guests.marketing_consent end`;
+
 function guestUpsert(p: Placeholder, merge: Merge, values: string): string {
-  const set = updateSet('guests', GUEST_FIELDS, p, merge, [
-    `marketing_consent = case when ${p('grant', 'boolean')} and guests.marketing_consent <> 'withdrawn' then 'granted' else guests.marketing_consent end`,
-  ]);
+  const set = updateSet('guests', GUEST_FIELDS, p, merge, fromExcluded, [grantConsent(p)]);
   return `insert into guests (${GUEST_COLUMNS.join(', ')}) ${values} on conflict (property_id, email) do update set ${set}`;
 }
 
 function stayUpsert(p: Placeholder, merge: Merge, values: string): string {
-  const set = updateSet('reservations', ['status', ...STAY_FIELDS], p, merge, ['guest_id = excluded.guest_id']);
+  const set = updateSet('reservations', ['status', ...STAY_FIELDS], p, merge, fromExcluded, ['guest_id = excluded.guest_id']);
   return `insert into reservations (${STAY_COLUMNS.join(', ')}) ${values} on conflict (property_id, external_id) do update set ${set}`;
 }
 
@@ -69,9 +75,6 @@ function stayParams(w: StayWrite, customKey = 's_custom'): Record<string, unknow
 // ---------------------------------------------------------------- SQLite: prepared once per handle
 
 export interface SqliteStatements {
-  begin: SQLite.Statement;
-  commit: SQLite.Statement;
-  rollback: SQLite.Statement;
   guest: SQLite.Statement;
   stay: SQLite.Statement;
   erased: SQLite.Statement;
@@ -86,9 +89,6 @@ export function sqliteStatements(s: SQLite.Database): SqliteStatements {
   const merge: Merge = (a, b) => `json_patch(${a}, ${b})`;
   const named: Placeholder = (name) => `@${name}`;
   st = {
-    begin: s.prepare('begin immediate'),
-    commit: s.prepare('commit'),
-    rollback: s.prepare('rollback'),
     guest: s.prepare(`${guestUpsert(named, merge, `values (${GUEST_COLUMNS.map((c) => `@${c}`).join(', ')})`)} returning *`),
     stay: s.prepare(`${stayUpsert(named, merge, `values (${STAY_COLUMNS.map((c) => `@r_${c}`).join(', ')})`)} returning *`),
     erased: s.prepare('select 1 from erased_guests where property_id = ? and fingerprint = ?').pluck(),
@@ -126,6 +126,20 @@ function numbering(): { p: Placeholder; values(params: Record<string, unknown>):
 
 const pgMerge: Merge = (a, b) => `(${a}::jsonb || ${b}::jsonb)::text`;
 
+const ERASED_CHECK = (p: Placeholder) =>
+  `select exists (select 1 from erased_guests where property_id = ${p('property_id')} and fingerprint = ${p('fingerprint')}) as erased`;
+
+/** r: the stay upserted under g's id; its custom-fields flag is its own (other flags do not clash). */
+function stayAfter(n: ReturnType<typeof numbering>): string {
+  const stayP: Placeholder = (name, cast) => n.p(name === 's_custom' ? 'r_s_custom' : name, cast);
+  const values = STAY_COLUMNS.map((c) => (c === 'guest_id' ? 'g.id' : n.p(`r_${c}`))).join(', ');
+  return `, r as (${stayUpsert(stayP, pgMerge, `select ${values} from g`)} returning *)`;
+}
+
+const SELECT_RESULT = (withStay: boolean) => (withStay
+  ? ' select t.erased, row_to_json(g) as guest, row_to_json(r) as stay from t left join g on true left join r on true'
+  : ' select t.erased, row_to_json(g) as guest, null as stay from t left join g on true');
+
 /**
  * The whole push as one statement: t checks the erasure tombstone, g upserts the guest unless erased,
  * r upserts the stay under g's id. eraseGuest locks the guests table first, so this statement either
@@ -133,23 +147,24 @@ const pgMerge: Merge = (a, b) => `(${a}::jsonb || ${b}::jsonb)::text`;
  */
 function pgPushStatement(withStay: boolean) {
   const n = numbering();
-  const erased = `select exists (select 1 from erased_guests where property_id = ${n.p('property_id')} and fingerprint = ${n.p('fingerprint')}) as erased`;
   const guest = guestUpsert(n.p, pgMerge, `select ${GUEST_COLUMNS.map((c) => n.p(c)).join(', ')} from t where not t.erased`);
-  let text = `with t as (${erased}), g as (${guest} returning *)`;
-  if (withStay) {
-    // The stay has its own custom-fields flag; its other flags (s_status, s_check_in, …) do not clash.
-    const stayP: Placeholder = (name, cast) => n.p(name === 's_custom' ? 'r_s_custom' : name, cast);
-    const values = STAY_COLUMNS.map((c) => (c === 'guest_id' ? 'g.id' : n.p(`r_${c}`))).join(', ');
-    text += `, r as (${stayUpsert(stayP, pgMerge, `select ${values} from g`)} returning *)`;
-    text += ' select t.erased, row_to_json(g) as guest, row_to_json(r) as stay from t left join g on true left join r on true';
-  } else {
-    text += ' select t.erased, row_to_json(g) as guest, null as stay from t left join g on true';
-  }
+  const text = `with t as (${ERASED_CHECK(n.p)}), g as (${guest} returning *)${withStay ? stayAfter(n) : ''}${SELECT_RESULT(withStay)}`;
+  return { text, values: n.values };
+}
+
+/** The same for a guest that already exists: a plain UPDATE of it (no row when it does not exist). */
+function pgUpdateStatement(withStay: boolean) {
+  const n = numbering();
+  const set = updateSet('guests', GUEST_FIELDS, n.p, pgMerge, (c) => n.p(c), [grantConsent(n.p)]);
+  const guest = `update guests set ${set} where property_id = ${n.p('property_id')} and email = ${n.p('email')} and not (select erased from t)`;
+  const text = `with t as (${ERASED_CHECK(n.p)}), g as (${guest} returning *)${withStay ? stayAfter(n) : ''}${SELECT_RESULT(withStay)}`;
   return { text, values: n.values };
 }
 
 const PG_GUEST = pgPushStatement(false);
 const PG_GUEST_AND_STAY = pgPushStatement(true);
+const PG_UPDATE = pgUpdateStatement(false);
+const PG_UPDATE_AND_STAY = pgUpdateStatement(true);
 
 export interface PgPushed {
   erased: boolean;
@@ -157,9 +172,13 @@ export interface PgPushed {
   stay: ReservationRow | null;
 }
 
-/** Guest (and stay) in one statement, unless (property, e-mail) was erased. */
-export async function pgPush(db: Kysely<DB>, fingerprint: string, g: GuestWrite, s: StayWrite | null): Promise<PgPushed> {
-  const statement = s ? PG_GUEST_AND_STAY : PG_GUEST;
+/**
+ * Guest (and stay) in one statement, unless (property, e-mail) was erased. updateOnly: only when the
+ * guest exists (guest null otherwise), so it can run outside a transaction: it never creates a guest
+ * and so never has an event to append.
+ */
+export async function pgPush(db: Kysely<DB>, fingerprint: string, g: GuestWrite, s: StayWrite | null, updateOnly = false): Promise<PgPushed> {
+  const statement = updateOnly ? (s ? PG_UPDATE_AND_STAY : PG_UPDATE) : (s ? PG_GUEST_AND_STAY : PG_GUEST);
   const params = { ...guestParams(g), fingerprint, ...(s ? stayParams(s, 'r_s_custom') : {}) };
   const result = await db.executeQuery<PgPushed>(CompiledQuery.raw(statement.text, statement.values(params)));
   return result.rows[0]!;

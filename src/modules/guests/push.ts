@@ -1,15 +1,14 @@
 // POST /guests: one transaction upserts the guest on (property, e-mail) and the stay on
 // (property, external_id), refuses erased guests (409), records consent and appends guest.created /
 // guest.unsubscribed to the outbox. The statements themselves are in push-repository.ts.
-import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { appendEvents, type NewEvent } from '../../events/outbox.ts';
-import type { DB, GuestRow, ReservationRow } from '../../db/schema.ts';
+import type { GuestRow, ReservationRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { GuestDeps } from './deps.ts';
+import { inNextBatch } from './group-commit.ts';
 import { toGuest } from './map.ts';
 import { resolveProperty } from './property.ts';
 import {
@@ -76,44 +75,50 @@ interface Outcome {
   unsubscribed: boolean;
 }
 
-async function emit(db: Kysely<DB>, sqlite: SQLite.Database | null, accountId: string, o: Outcome): Promise<void> {
+function eventsOf(o: Outcome): NewEvent[] {
   const data = { guest_id: o.guest.id, property_id: o.guest.property_id };
+  const accountId = o.guest.account_id;
   const events: NewEvent[] = [];
   if (o.created) events.push({ accountId, type: 'guest.created', data });
   if (o.unsubscribed) events.push({ accountId, type: 'guest.unsubscribed', data });
-  if (events.length > 0) await appendEvents(db, events, sqlite);
+  return events;
 }
 
 /**
- * SQLite: the statements run synchronously through prepared better-sqlite3 statements while this
- * request holds Kysely's one connection (so no other transaction can interleave), in a BEGIN
- * IMMEDIATE transaction that takes the write lock up front.
+ * SQLite: prepared better-sqlite3 statements, run synchronously in the next group-commit batch
+ * (group-commit.ts), each push in its own savepoint.
  */
-async function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
+function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
   const sqlite = deps.database.sqlite!;
   const st = sqliteStatements(sqlite);
-  return deps.db.connection().execute(async (conn) => {
-    st.begin.run();
-    try {
-      const guest = sqliteUpsertGuest(st, w.guest);
-      const created = guest.id === w.guest.row.id;
-      if (sqliteIsErased(st, w.propertyId, w.fingerprint)) throw erasedError();
-      const unsubscribed = w.consent === false && (created || sqliteWithdraw(st, guest.id, w.now));
-      const stay = w.stay ? sqliteUpsertStay(st, { ...w.stay, row: { ...w.stay.row, guest_id: guest.id } }) : null;
-      if (stay) checkStayDates(stay);
-      const outcome = { guest, stay, created, unsubscribed };
-      await emit(conn, sqlite, guest.account_id, outcome);
-      st.commit.run();
-      return outcome;
-    } catch (error) {
-      if (sqlite.inTransaction) st.rollback.run();
-      throw error;
-    }
-  });
+  return inNextBatch(deps.db, sqlite, (): Outcome => {
+    const guest = sqliteUpsertGuest(st, w.guest);
+    const created = guest.id === w.guest.row.id;
+    if (sqliteIsErased(st, w.propertyId, w.fingerprint)) throw erasedError();
+    const unsubscribed = w.consent === false && (created || sqliteWithdraw(st, guest.id, w.now));
+    const stay = w.stay ? sqliteUpsertStay(st, { ...w.stay, row: { ...w.stay.row, guest_id: guest.id } }) : null;
+    if (stay) checkStayDates(stay);
+    return { guest, stay, created, unsubscribed };
+  }, eventsOf);
+}
+
+/**
+ * PostgreSQL, an existing guest: one autocommitted statement (tombstone check, guest update, stay
+ * upsert), one round trip. Only for pushes that can have no event and whose stay dates can be checked
+ * before writing (both or neither of check_in/check_out); null when the guest does not exist yet.
+ */
+async function updatePostgres(deps: GuestDeps, w: Write): Promise<Outcome | null> {
+  const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay!.sent.has(f)).length : 0;
+  if (w.consent === false || dates === 1) return null;
+  const pushed = await pgPush(deps.db, w.fingerprint, w.guest, w.stay, true);
+  if (pushed.erased) throw erasedError();
+  return pushed.guest ? { guest: pushed.guest, stay: pushed.stay, created: false, unsubscribed: false } : null;
 }
 
 /** PostgreSQL: tombstone check, guest and stay in one statement, in one transaction with the events. */
 async function writePostgres(deps: GuestDeps, w: Write): Promise<Outcome> {
+  const updated = await updatePostgres(deps, w);
+  if (updated) return updated;
   return deps.db.transaction().execute(async (trx) => {
     const pushed = await pgPush(trx, w.fingerprint, w.guest, w.stay);
     if (pushed.erased || !pushed.guest) throw erasedError();
@@ -122,7 +127,8 @@ async function writePostgres(deps: GuestDeps, w: Write): Promise<Outcome> {
     const unsubscribed = w.consent === false && (created || (await repo.withdrawConsent(trx, guest.id, w.now)));
     if (stay) checkStayDates(stay);
     const outcome = { guest, stay, created, unsubscribed };
-    await emit(trx, null, guest.account_id, outcome);
+    const events = eventsOf(outcome);
+    if (events.length > 0) await appendEvents(trx, events);
     return outcome;
   });
 }
