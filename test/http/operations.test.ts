@@ -47,10 +47,12 @@ eachDatabase('GET /healthz answers while the process is up; GET /readyz while th
 });
 
 if (dialects.includes('postgres')) {
-  test('GET /readyz answers 503 within seconds when PostgreSQL accepts connections but never answers [postgres]', async () => {
+  test('GET /readyz answers 503 within seconds when PostgreSQL accepts connections but never answers [postgres]', { timeout: 60_000 }, async () => {
     // A hung database server: it accepts the TCP connection and says nothing.
     const sockets = new Set<Socket>();
+    let closing = false;
     const hung = createServer((socket) => {
+      if (closing) return void socket.destroy();
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
@@ -67,6 +69,7 @@ if (dialects.includes('postgres')) {
       assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
     } finally {
       await t.close();
+      closing = true;
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => hung.close(() => resolve()));
       await database.destroy().catch(() => {});
@@ -187,7 +190,7 @@ const refused = (port: number) => new Promise<boolean>((resolve) => {
 });
 
 for (const dialect of dialects) {
-  test(`SIGTERM: a real \`repute serve\` finishes the request in flight, refuses new connections and exits 0 [${dialect}]`, async () => {
+  test(`SIGTERM: a real \`repute serve\` finishes the request in flight, refuses new connections and exits 0 [${dialect}]`, { timeout: 300_000 }, async () => {
     const db = await freshDatabase(dialect);
     const port = await freePort();
     const server = runCli(['serve'], {
@@ -196,7 +199,7 @@ for (const dialect of dialects) {
     });
     let socket: Socket | null = null;
     try {
-      await until('the server to answer /healthz', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : null));
+      await until('the server to answer /healthz', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : null), 120_000);
       // The request in flight: its headers are in, its body is still on the way when SIGTERM arrives.
       const body = JSON.stringify({ name: 'Late Hotel Group' });
       socket = tcpConnect(port, '127.0.0.1');
@@ -228,7 +231,7 @@ for (const dialect of dialects) {
     }
   });
 
-  test(`a bad configuration value fails \`repute serve\` with one line naming the variable [${dialect}]`, async () => {
+  test(`a bad configuration value fails \`repute serve\` with one line naming the variable [${dialect}]`, { timeout: 300_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'repute-config-'));
     const databaseUrl = dialect === 'sqlite' ? `sqlite:${join(dir, 'repute.db')}` : process.env.TEST_DATABASE_URL!;
     const base = { DATABASE_URL: databaseUrl, REPUTE_SECRET_KEY: SECRET_KEY, PORT: '0' };

@@ -85,7 +85,7 @@ if (!REDIS_URL) {
   console.log('REDIS_URL is not set: the shared-window test against a real Redis is not registered');
 } else {
   for (const dialect of dialects) {
-    test(`two instances with REDIS_URL share one window per key [${dialect}]`, async () => {
+    test(`two instances with REDIS_URL share one window per key [${dialect}]`, { timeout: 120_000 }, async () => {
       const env = { REDIS_URL, RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_S: DAY };
       const one = await createTestApp(dialect, { env });
       const two = await createTestApp(dialect, { env, database: one.testDb });
@@ -113,7 +113,10 @@ if (!REDIS_URL) {
 /** A TCP server that accepts connections and never answers: a hung Redis. */
 async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  let closing = false;
   const server: Server = createServer((socket) => {
+    // A client reconnecting while the server closes would otherwise keep server.close() waiting.
+    if (closing) return void socket.destroy();
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -122,6 +125,7 @@ async function silentServer(): Promise<{ port: number; close(): Promise<void> }>
   return {
     port,
     close: () => new Promise<void>((resolve) => {
+      closing = true;
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());
     }),
@@ -139,7 +143,7 @@ async function closedPort(): Promise<number> {
 
 for (const kind of ['down', 'hung'] as const) {
   for (const dialect of dialects) {
-    test(`a Redis that is ${kind} neither hangs nor fails requests: the instance counts alone [${dialect}]`, async () => {
+    test(`a Redis that is ${kind} neither hangs nor fails requests: the instance counts alone [${dialect}]`, { timeout: 120_000 }, async () => {
       const silent = kind === 'hung' ? await silentServer() : null;
       const port = silent?.port ?? (await closedPort());
       const t = await createTestApp(dialect, { env: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_S: DAY } });
