@@ -6,8 +6,8 @@
 // HTTP: the server runs in a child process (`repute serve` code path, logs off, worker off); this
 // process drives it through an undici Pool of --concurrency connections on 127.0.0.1.
 // Baseline, in this process: per push one transaction of two upserts (guest, then stay) through the
-// driver with prepared statements: better-sqlite3 (sequential: one writer) or pg named statements on a
-// pool of --concurrency connections. Both sides alternate in rounds so drift hits them alike.
+// driver with prepared statements: better-sqlite3 (sequential: one writer) or pg named statements on
+// as many connections as the server's pool (10). Both sides alternate in rounds so drift hits them alike.
 // PostgreSQL needs TEST_DATABASE_URL (a schema of its own, dropped afterwards).
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     serve: { type: 'string' }, profile: { type: 'string' },
   },
 });
+
+const SERVER_POOL = 10;
 
 interface Figures {
   rate: number;
@@ -114,7 +116,9 @@ async function runDialect(dialect: Dialect): Promise<void> {
     });
     const { child, url } = await startChild(db);
     const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
-    const baseline = dialect === 'sqlite' ? baselineSqlite(db) : baselinePostgres(db, concurrency);
+    // The raw side gets as many PostgreSQL connections as the server's pool has (connect()'s default,
+    // which `repute serve` uses): both are then limited by the same number of open transactions.
+    const baseline = dialect === 'sqlite' ? baselineSqlite(db) : baselinePostgres(db, SERVER_POOL);
     try {
       // Warm-up both paths (JIT, prepared statements, caches) on rows outside the measured sets.
       await http(pool, key, Array.from({ length: 500 }, (_, i) => rowOf(properties, `warm-http-${i}`, null)), concurrency, 201);

@@ -77,7 +77,6 @@ function stayParams(w: StayWrite, customKey = 's_custom'): Record<string, unknow
 export interface SqliteStatements {
   guest: SQLite.Statement;
   stay: SQLite.Statement;
-  erased: SQLite.Statement;
   withdraw: SQLite.Statement;
 }
 
@@ -89,9 +88,10 @@ export function sqliteStatements(s: SQLite.Database): SqliteStatements {
   const merge: Merge = (a, b) => `json_patch(${a}, ${b})`;
   const named: Placeholder = (name) => `@${name}`;
   st = {
-    guest: s.prepare(`${guestUpsert(named, merge, `values (${GUEST_COLUMNS.map((c) => `@${c}`).join(', ')})`)} returning *`),
+    // No row back when (property, e-mail) was erased: the single writer makes the inline check safe.
+    guest: s.prepare(`${guestUpsert(named, merge, `select ${GUEST_COLUMNS.map((c) => `@${c}`).join(', ')}
+      where not exists (select 1 from erased_guests where property_id = @property_id and fingerprint = @fingerprint)`)} returning *`),
     stay: s.prepare(`${stayUpsert(named, merge, `values (${STAY_COLUMNS.map((c) => `@r_${c}`).join(', ')})`)} returning *`),
-    erased: s.prepare('select 1 from erased_guests where property_id = ? and fingerprint = ?').pluck(),
     withdraw: s.prepare(`update guests set marketing_consent = 'withdrawn', updated_at = ? where id = ? and marketing_consent <> 'withdrawn'`),
   };
   prepared.set(s, st);
@@ -104,9 +104,10 @@ const bits = (params: Record<string, unknown>): Record<string, unknown> => {
   return params;
 };
 
-export const sqliteUpsertGuest = (st: SqliteStatements, w: GuestWrite): GuestRow => st.guest.get(bits(guestParams(w))) as GuestRow;
+/** The stored guest, or undefined when (property, e-mail) was erased (then nothing was written). */
+export const sqliteUpsertGuest = (st: SqliteStatements, w: GuestWrite, fingerprint: string): GuestRow | undefined =>
+  st.guest.get(bits({ ...guestParams(w), fingerprint })) as GuestRow | undefined;
 export const sqliteUpsertStay = (st: SqliteStatements, w: StayWrite): ReservationRow => st.stay.get(bits(stayParams(w))) as ReservationRow;
-export const sqliteIsErased = (st: SqliteStatements, propertyId: string, fingerprint: string): boolean => st.erased.get(propertyId, fingerprint) !== undefined;
 export const sqliteWithdraw = (st: SqliteStatements, guestId: string, now: string): boolean => st.withdraw.run(now, guestId).changes > 0;
 
 // ---------------------------------------------------------------- PostgreSQL: one statement per push

@@ -12,7 +12,7 @@ import { inNextBatch } from './group-commit.ts';
 import { toGuest } from './map.ts';
 import { resolveProperty } from './property.ts';
 import {
-  type GuestWrite, pgPush, sqliteIsErased, sqliteStatements, sqliteUpsertGuest,
+  type GuestWrite, pgPush, sqliteStatements, sqliteUpsertGuest,
   sqliteUpsertStay, sqliteWithdraw, type StayWrite,
 } from './push-repository.ts';
 import * as repo from './repository.ts';
@@ -92,9 +92,9 @@ function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
   const sqlite = deps.database.sqlite!;
   const st = sqliteStatements(sqlite);
   return inNextBatch(deps.db, sqlite, (): Outcome => {
-    const guest = sqliteUpsertGuest(st, w.guest);
+    const guest = sqliteUpsertGuest(st, w.guest, w.fingerprint);
+    if (!guest) throw erasedError();
     const created = guest.id === w.guest.row.id;
-    if (sqliteIsErased(st, w.propertyId, w.fingerprint)) throw erasedError();
     const unsubscribed = w.consent === false && (created || sqliteWithdraw(st, guest.id, w.now));
     const stay = w.stay ? sqliteUpsertStay(st, { ...w.stay, row: { ...w.stay.row, guest_id: guest.id } }) : null;
     if (stay) checkStayDates(stay);
@@ -106,10 +106,12 @@ function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
  * PostgreSQL, an existing guest: one autocommitted statement (tombstone check, guest update, stay
  * upsert), one round trip. Only for pushes that can have no event and whose stay dates can be checked
  * before writing (both or neither of check_in/check_out); null when the guest does not exist yet.
+ * A push of a booked stay is most likely the guest's first (a stay's life starts at booking), so it
+ * goes straight to the transaction rather than try an update that would find nothing.
  */
 async function updatePostgres(deps: GuestDeps, w: Write): Promise<Outcome | null> {
   const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay!.sent.has(f)).length : 0;
-  if (w.consent === false || dates === 1) return null;
+  if (w.consent === false || dates === 1 || w.stay?.row.status === 'booked') return null;
   const pushed = await pgPush(deps.db, w.fingerprint, w.guest, w.stay, true);
   if (pushed.erased) throw erasedError();
   return pushed.guest ? { guest: pushed.guest, stay: pushed.stay, created: false, unsubscribed: false } : null;
