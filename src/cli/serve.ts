@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { startServer, stopOnSignals } from '../serve.ts';
 
 export function registerServe(program: Command): void {
   program.command('serve').description('migrate the database and serve the HTTP API').action(async () => {
+    // Loaded on demand: the server pulls in every module, which other commands do not need.
+    const { startServer, stopOnSignals } = await import('../serve.ts');
     stopOnSignals(await startServer(loadConfig()));
   });
 
