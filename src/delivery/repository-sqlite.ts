@@ -40,6 +40,8 @@ export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliverySt
     INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const pause = sqlite.prepare<[string, string]>('UPDATE webhook_endpoints SET is_active = 0, updated_at = ? WHERE id = ?');
+  const giveBack = sqlite.prepare<[string, string, string]>(
+    'UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?');
 
   const claimTx = sqlite.transaction((r: ClaimRequest): ClaimedDelivery[] => {
     const excluded = new Set(r.excluded);
@@ -54,6 +56,7 @@ export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliverySt
         claimed.push({
           id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type,
           attemptCount: row.attempt_count, payload: row.payload, url: row.url, secretEnc: row.secret_enc, owner: r.owner,
+          leaseUntil: Date.parse(r.leaseUntil),
         });
       }
     }
@@ -69,6 +72,10 @@ export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliverySt
     }
   });
 
+  const releaseTx = sqlite.transaction((deliveries: ClaimedDelivery[], now: string) => {
+    for (const d of deliveries) giveBack.run(now, d.id, d.owner);
+  });
+
   // Kysely runs its transactions on this same connection: take its connection lock first, so these
   // statements never land inside (and roll back with) someone else's transaction.
   const exclusive = <T>(run: () => T): Promise<T> => db.connection().execute(async () => run());
@@ -77,6 +84,9 @@ export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliverySt
     claim: (r) => exclusive(() => claimTx.immediate(r)),
     async record(records) {
       if (records.length > 0) await exclusive(() => recordTx.immediate(records));
+    },
+    async release(deliveries, now) {
+      if (deliveries.length > 0) await exclusive(() => releaseTx.immediate(deliveries, now));
     },
   };
 }

@@ -16,7 +16,7 @@ export interface ClaimRequest {
   owner: string;
   /** At most this many deliveries in all. */
   limit: number;
-  /** At most this many per endpoint, unless the endpoint is listed in room. */
+  /** At most this many per endpoint, unless the endpoint is listed in room (in flight and waiting to start). */
   perEndpoint: number;
   /** Endpoints that may take fewer (some slots in use, or a cooling-down endpoint): id → room > 0. */
   room: Map<string, number>;
@@ -36,6 +36,8 @@ export interface ClaimedDelivery {
   url: string;
   secretEnc: string;
   owner: string;
+  /** The lease's end (epoch ms): an attempt must not start unless it can finish before. */
+  leaseUntil: number;
 }
 
 export interface AttemptRecord {
@@ -58,8 +60,10 @@ export interface DeliveryStore {
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /** Writes each attempt and its delivery's new state, unless the delivery was deleted or its lease lost. */
   record(records: AttemptRecord[]): Promise<void>;
+  /** Gives claimed deliveries back unattempted (due at once), where this claim still holds them. */
+  release(deliveries: ClaimedDelivery[], now: string): Promise<void>;
 }
 
 export function deliveryStore(database: Database): DeliveryStore {
-  return database.dialect === 'postgres' ? postgresStore(database.db) : sqliteStore(database.db, database.sqlite!);
+  return database.dialect === 'postgres' ? postgresStore(database.pool!) : sqliteStore(database.db, database.sqlite!);
 }

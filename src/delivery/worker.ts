@@ -1,7 +1,8 @@
 // The delivery worker: claims due deliveries under a lease, signs and sends them, and records every
-// attempt. Bounded: at most `concurrency` deliveries in hand and `perEndpoint` requests in flight to
-// one endpoint, so an endpoint that hangs until its time-out holds only its own slots. Results are
-// written in batches (group commit); claims are woken by the outbox signal, by results, by retry
+// attempt. Bounded: at most `concurrency` requests in flight and `perEndpoint` to one endpoint, so an
+// endpoint that hangs until its time-out holds only its own slots. Claims run ahead of the sending
+// (up to as many again per endpoint wait to start), so a free slot never waits on the database;
+// results are written in batches (group commit). Woken by the outbox signal, by results, by retry
 // timers and by a WEBHOOK_POLL_MS poll. stop() finishes the attempts in flight and writes them.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -17,9 +18,16 @@ import { createSender } from './sender.ts';
 
 export const DEFAULT_CONCURRENCY = 64;
 export const DEFAULT_PER_ENDPOINT = 16;
-/** A lease outlives the attempt's time-out by this much, so a live worker never loses one. */
+/**
+ * A lease covers a wait to start (at most about one time-out: the slots ahead free up by then) and
+ * the attempt, plus this margin; an attempt never starts without a time-out's worth of lease left.
+ */
 const LEASE_MARGIN_MS = 5000;
+/** Claims run this many times an endpoint's in-flight allowance ahead (in flight plus waiting). */
+const AHEAD = 4;
 const FLUSH_BATCH = 1000;
+/** Results are written at most this often: fuller batches, fewer round trips. */
+const FLUSH_INTERVAL_MS = 10;
 const RETRY_DELAY_MS = 500;
 
 export interface WorkerLog {
@@ -50,7 +58,7 @@ export interface DeliveryWorker {
   wake(): void;
   /** Stop claiming, finish and record the attempts in flight. */
   stop(): Promise<void>;
-  readonly stats: { attempts: number; delivered: number; failedAttempts: number };
+  readonly stats: { attempts: number; delivered: number; failedAttempts: number; claims: number; flushes: number };
 }
 
 export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): DeliveryWorker {
@@ -63,15 +71,22 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const schedule = config.webhookRetryScheduleS;
   const attempt = attempter(config, sender);
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const stats = { attempts: 0, delivered: 0, failedAttempts: 0 };
+  const stats = { attempts: 0, delivered: 0, failedAttempts: 0, claims: 0, flushes: 0 };
 
   let stopped = false;
   let stopping: Promise<void> | null = null;
   let claimSeq = 0;
-  let held = 0; // claimed and not yet recorded
+  let held = 0; // claimed and not yet recorded: waiting, in flight, or awaiting the write
+  let active = 0; // requests in flight
   const inFlight = new Map<string, number>(); // endpoint → requests in flight
+  const waiting = new Map<string, ClaimedDelivery[]>(); // endpoint → claimed, not started
   const running = new Set<Promise<void>>();
   const results: AttemptRecord[] = [];
+  const count = (map: Map<string, number>, id: string, by: number) => {
+    const n = (map.get(id) ?? 0) + by;
+    if (n > 0) map.set(id, n);
+    else map.delete(id);
+  };
 
   // --- claiming -----------------------------------------------------------------------------
   let claiming: Promise<void> | null = null;
@@ -93,13 +108,16 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   async function claimLoop(): Promise<void> {
     do {
       claimAgain = false;
-      const limit = concurrency - held;
+      const limit = AHEAD * concurrency - held;
       if (stopped || limit <= 0) return;
       const now = Date.now();
+      // Room per endpoint: AHEAD times its allowance in flight, less what it has in hand.
       const room = new Map<string, number>();
       const excluded: string[] = [];
-      for (const [id, n] of breaker.limited(perEndpoint, now)) room.set(id, n);
-      for (const [id, n] of inFlight) room.set(id, (room.get(id) ?? perEndpoint) - n);
+      for (const [id, n] of breaker.limited(perEndpoint, now)) room.set(id, AHEAD * n);
+      for (const id of new Set([...inFlight.keys(), ...waiting.keys()])) {
+        room.set(id, (room.get(id) ?? AHEAD * perEndpoint) - (inFlight.get(id) ?? 0) - (waiting.get(id)?.length ?? 0));
+      }
       for (const [id, n] of room) if (n <= 0) excluded.push(id);
       for (const id of excluded) room.delete(id);
       let claimed: ClaimedDelivery[];
@@ -107,9 +125,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
         claimed = await store.claim({
           now: new Date(now).toISOString(),
           firstAttemptCutoff: new Date(now - (schedule[0] ?? 0) * 1000).toISOString(),
-          leaseUntil: new Date(now + config.webhookTimeoutMs + LEASE_MARGIN_MS).toISOString(),
+          leaseUntil: new Date(now + 2 * config.webhookTimeoutMs + LEASE_MARGIN_MS).toISOString(),
           owner: `${workerId}:${++claimSeq}`,
-          limit, perEndpoint, room, excluded,
+          limit, perEndpoint: AHEAD * perEndpoint, room, excluded,
         });
       } catch (error) {
         if (!stopped) log.warn({ err: error }, 'webhook worker: claiming deliveries failed; retrying');
@@ -117,24 +135,51 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
         wakeAt(Date.now() + RETRY_DELAY_MS);
         return;
       }
-      for (const delivery of claimed) begin(delivery);
+      stats.claims += 1;
+      held += claimed.length;
+      for (const d of claimed) {
+        const queue = waiting.get(d.endpointId);
+        if (queue) queue.push(d);
+        else waiting.set(d.endpointId, [d]);
+      }
+      dispatch();
     } while (claimAgain && !stopped);
   }
 
   // --- attempts -----------------------------------------------------------------------------
-  function begin(delivery: ClaimedDelivery): void {
-    held += 1;
-    inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1);
-    const task = deliver(delivery).finally(() => running.delete(task));
+  /** Starts waiting deliveries while slots are free, endpoint by endpoint. */
+  function dispatch(): void {
+    const now = Date.now();
+    const giveBack: ClaimedDelivery[] = [];
+    for (const [endpointId, queue] of waiting) {
+      const allowance = breaker.allowance(endpointId, perEndpoint, now);
+      // An open breaker: hand its deliveries back rather than sit on them for the cool-down.
+      if (allowance === 0) giveBack.push(...queue.splice(0));
+      while (queue.length > 0 && active < concurrency && (inFlight.get(endpointId) ?? 0) < allowance) {
+        const d = queue.shift()!;
+        if (d.leaseUntil - now < config.webhookTimeoutMs + 1000) giveBack.push(d);
+        else start(d);
+      }
+      if (queue.length === 0) waiting.delete(endpointId);
+    }
+    if (giveBack.length > 0) {
+      held -= giveBack.length;
+      store.release(giveBack, new Date(now).toISOString()).catch((error: unknown) =>
+        log.warn({ err: error }, 'webhook worker: giving deliveries back failed; their leases will expire'));
+    }
+  }
+
+  function start(d: ClaimedDelivery): void {
+    active += 1;
+    count(inFlight, d.endpointId, 1);
+    const task = deliver(d).finally(() => running.delete(task));
     running.add(task);
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
     const { record, outcome } = await attempt(d);
-    const left = (inFlight.get(d.endpointId) ?? 1) - 1;
-    if (left > 0) inFlight.set(d.endpointId, left);
-    else inFlight.delete(d.endpointId);
-
+    active -= 1;
+    count(inFlight, d.endpointId, -1);
     const ok = isSuccess(outcome.statusCode);
     breaker.result(d.endpointId, ok, Date.now());
     stats.attempts += 1;
@@ -145,42 +190,47 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     }
     results.push(record);
     flush();
-    wake();
+    if (!stopped) dispatch();
+    // Claim again once this endpoint's waiting line runs low (not after every attempt: fewer, fuller claims).
+    if ((waiting.get(d.endpointId)?.length ?? 0) < perEndpoint) wake();
   }
 
-  // --- recording (group commit) -------------------------------------------------------------
+  // --- recording (group commit, at most every FLUSH_INTERVAL_MS) ----------------------------------
   let flushing: Promise<void> | null = null;
+  let lastFlush = 0;
 
-  function flush(): Promise<void> {
-    flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flushLoop).finally(() => {
+  function flush(): void {
+    if (flushing || results.length === 0) return;
+    const delay = lastFlush + FLUSH_INTERVAL_MS - Date.now();
+    flushing = new Promise<void>((resolve) => (delay > 0 ? setTimeout(resolve, delay) : setImmediate(resolve))).then(flushOnce).finally(() => {
       flushing = null;
-      if (results.length > 0 && !stopped) flush();
+      if (!stopped) flush();
     });
-    return flushing;
   }
 
-  async function flushLoop(): Promise<void> {
-    while (results.length > 0) {
-      const batch = results.splice(0, FLUSH_BATCH);
-      try {
-        await store.record(batch);
-      } catch (error) {
-        // The leases still hold: keep the results and write them again shortly.
-        results.unshift(...batch);
-        log.warn({ err: error }, 'webhook worker: recording attempts failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-        if (stopped) return;
-        continue;
-      }
-      held -= batch.length;
-      let earliest = Infinity;
-      for (const r of batch) if (r.status === 'pending') earliest = Math.min(earliest, Date.parse(r.nextAttemptAt));
-      // A hair late, so the claim's clock has certainly passed the due time.
-      if (earliest < Infinity) wakeAt(earliest + 2);
-      const probe = breaker.nextProbeAt(Date.now());
-      if (probe !== null) wakeAt(probe);
-      wake();
+  async function flushOnce(): Promise<void> {
+    lastFlush = Date.now();
+    const batch = results.splice(0, FLUSH_BATCH);
+    try {
+      await store.record(batch);
+    } catch (error) {
+      // The leases still hold: keep the results and write them again shortly.
+      results.unshift(...batch);
+      lastFlush = Date.now() + RETRY_DELAY_MS;
+      log.warn({ err: error }, 'webhook worker: recording attempts failed; retrying');
+      return;
     }
+    // Claims stopped (or shrank) for want of room in hand: this write makes room.
+    const wasFull = held > AHEAD * concurrency - 2 * perEndpoint;
+    held -= batch.length;
+    stats.flushes += 1;
+    let earliest = Infinity;
+    for (const r of batch) if (r.status === 'pending') earliest = Math.min(earliest, Date.parse(r.nextAttemptAt));
+    // A hair late, so the claim's clock has certainly passed the due time.
+    if (earliest < Infinity) wakeAt(earliest + 2);
+    const probe = breaker.nextProbeAt(Date.now());
+    if (probe !== null) wakeAt(probe);
+    if (wasFull) wake();
   }
 
   // --- timers -------------------------------------------------------------------------------
@@ -217,6 +267,11 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     if (timer) clearTimeout(timer);
     deps.outbox?.off('committed', wake);
     await claiming;
+    // Deliveries not yet started go back to the queue for the next worker, at once.
+    const unstarted = [...waiting.values()].flat();
+    waiting.clear();
+    await store.release(unstarted, new Date().toISOString()).catch((error: unknown) =>
+      log.warn({ err: error }, 'webhook worker: giving deliveries back at shutdown failed; their leases will expire'));
     await Promise.allSettled([...running]);
     // Write what the last attempts found; a few tries, then the leases expire and another worker resends.
     for (let i = 0; i < 5 && results.length > 0; i++) {
