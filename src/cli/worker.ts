@@ -16,7 +16,7 @@ function positiveInt(value: string): number {
 export function registerWorker(program: Command): void {
   program.command('worker')
     .description('deliver webhooks from the database named by DATABASE_URL (no HTTP server)')
-    .option('--concurrency <n>', 'deliveries in hand at once', positiveInt, DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', 'requests in flight at once', positiveInt, DEFAULT_CONCURRENCY)
     .option('--per-endpoint <n>', 'requests in flight to one endpoint at once', positiveInt, DEFAULT_PER_ENDPOINT)
     .action(async (options: { concurrency: number; perEndpoint: number }) => {
       const config = loadConfig();
