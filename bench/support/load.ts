@@ -23,6 +23,8 @@ export interface LoadFigures {
   firstError: string | null;
   /** Server CPU time per request in µs (when LoadOptions.cpuMicros is given), NaN otherwise. */
   cpuPerRequest: number;
+  /** The highest requests/s of a single round: interference from other jobs only ever lowers it. */
+  bestRps: number;
 }
 
 export interface LoadOptions {
@@ -91,6 +93,7 @@ function figuresOf(samples: Sample[]): LoadFigures {
     p50: quantile(all, 0.5), p90: quantile(all, 0.9), p99: quantile(all, 0.99),
     errors, firstError: samples.find((s) => s.firstError)?.firstError ?? null,
     cpuPerRequest: cpu / all.length,
+    bestRps: Math.max(...samples.map((s) => (s.latencies.length * 1000) / s.elapsedMs)),
   };
 }
 
