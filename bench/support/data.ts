@@ -1,7 +1,8 @@
 // Bench data generator: one account (root → groups → properties), an API key bound to one group,
 // and many reviews with their review_stats aggregates, written straight into the schema in large
-// batches (prepared inserts on SQLite, unnest() multi-row inserts on PostgreSQL), then ANALYZEd.
-// Deterministic (seeded), so both databases get the same data.
+// batches (prepared inserts on SQLite, unnest() multi-row inserts on PostgreSQL) with the secondary
+// indexes dropped and rebuilt afterwards, then ANALYZEd. The content is seeded, so both databases get
+// the same reviews (ids are fresh UUIDv7s).
 import { randomBytes } from 'node:crypto';
 import { v7 } from 'uuid';
 import type { Database } from '../../src/db/connect.ts';
