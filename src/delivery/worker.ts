@@ -12,7 +12,8 @@ import type { OutboxSignal } from '../events/signal.ts';
 import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
-import { type AttemptRecord, type ClaimedDelivery, deliveryStore } from './repository.ts';
+import { createRecorder } from './recorder.ts';
+import { type ClaimedDelivery, deliveryStore } from './repository.ts';
 import { isSuccess } from './schedule.ts';
 import { createSender } from './sender.ts';
 
@@ -25,9 +26,6 @@ export const DEFAULT_PER_ENDPOINT = 16;
 const LEASE_MARGIN_MS = 5000;
 /** Claims run this many times an endpoint's in-flight allowance ahead (in flight plus waiting). */
 const AHEAD = 4;
-const FLUSH_BATCH = 1000;
-/** Results are written at most this often: fuller batches, fewer round trips. */
-const FLUSH_INTERVAL_MS = 10;
 const RETRY_DELAY_MS = 500;
 
 export interface WorkerLog {
@@ -81,7 +79,6 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const inFlight = new Map<string, number>(); // endpoint → requests in flight
   const waiting = new Map<string, ClaimedDelivery[]>(); // endpoint → claimed, not started
   const running = new Set<Promise<void>>();
-  const results: AttemptRecord[] = [];
   const count = (map: Map<string, number>, id: string, by: number) => {
     const n = (map.get(id) ?? 0) + by;
     if (n > 0) map.set(id, n);
@@ -151,16 +148,22 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   function dispatch(): void {
     const now = Date.now();
     const giveBack: ClaimedDelivery[] = [];
-    for (const [endpointId, queue] of waiting) {
+    for (const [endpointId, queue] of [...waiting]) {
       const allowance = breaker.allowance(endpointId, perEndpoint, now);
       // An open breaker: hand its deliveries back rather than sit on them for the cool-down.
       if (allowance === 0) giveBack.push(...queue.splice(0));
+      let started = false;
       while (queue.length > 0 && active < concurrency && (inFlight.get(endpointId) ?? 0) < allowance) {
         const d = queue.shift()!;
         if (d.leaseUntil - now < config.webhookTimeoutMs + 1000) giveBack.push(d);
-        else start(d);
+        else {
+          start(d);
+          started = true;
+        }
       }
-      if (queue.length === 0) waiting.delete(endpointId);
+      // Endpoints that just got slots go to the back of the line for the next free ones.
+      if (queue.length === 0 || started) waiting.delete(endpointId);
+      if (queue.length > 0 && started) waiting.set(endpointId, queue);
     }
     if (giveBack.length > 0) {
       held -= giveBack.length;
@@ -188,38 +191,14 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       stats.failedAttempts += 1;
       log.debug({ delivery: d.id, endpoint: d.endpointId, status: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
     }
-    results.push(record);
-    flush();
+    recorder.add(record);
     if (!stopped) dispatch();
     // Claim again once this endpoint's waiting line runs low (not after every attempt: fewer, fuller claims).
     if ((waiting.get(d.endpointId)?.length ?? 0) < perEndpoint) wake();
   }
 
-  // --- recording (group commit, at most every FLUSH_INTERVAL_MS) ----------------------------------
-  let flushing: Promise<void> | null = null;
-  let lastFlush = 0;
-
-  function flush(): void {
-    if (flushing || results.length === 0) return;
-    const delay = lastFlush + FLUSH_INTERVAL_MS - Date.now();
-    flushing = new Promise<void>((resolve) => (delay > 0 ? setTimeout(resolve, delay) : setImmediate(resolve))).then(flushOnce).finally(() => {
-      flushing = null;
-      if (!stopped) flush();
-    });
-  }
-
-  async function flushOnce(): Promise<void> {
-    lastFlush = Date.now();
-    const batch = results.splice(0, FLUSH_BATCH);
-    try {
-      await store.record(batch);
-    } catch (error) {
-      // The leases still hold: keep the results and write them again shortly.
-      results.unshift(...batch);
-      lastFlush = Date.now() + RETRY_DELAY_MS;
-      log.warn({ err: error }, 'webhook worker: recording attempts failed; retrying');
-      return;
-    }
+  // --- recording -----------------------------------------------------------------------------
+  const recorder = createRecorder(store, log, (batch) => {
     // Claims stopped (or shrank) for want of room in hand: this write makes room.
     const wasFull = held > AHEAD * concurrency - 2 * perEndpoint;
     held -= batch.length;
@@ -231,7 +210,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     const probe = breaker.nextProbeAt(Date.now());
     if (probe !== null) wakeAt(probe);
     if (wasFull) wake();
-  }
+  });
 
   // --- timers -------------------------------------------------------------------------------
   let timer: NodeJS.Timeout | null = null;
@@ -273,21 +252,8 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     await store.release(unstarted, new Date().toISOString()).catch((error: unknown) =>
       log.warn({ err: error }, 'webhook worker: giving deliveries back at shutdown failed; their leases will expire'));
     await Promise.allSettled([...running]);
-    // Write what the last attempts found; a few tries, then the leases expire and another worker resends.
-    for (let i = 0; i < 5 && results.length > 0; i++) {
-      await flushing;
-      try {
-        const batch = results.splice(0, results.length);
-        await store.record(batch).catch((error: unknown) => {
-          results.unshift(...batch);
-          throw error;
-        });
-      } catch (error) {
-        log.warn({ err: error }, 'webhook worker: recording attempts at shutdown failed');
-        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-      }
-    }
-    await flushing;
+    // Write what the last attempts found; if that keeps failing, the leases expire and another worker resends.
+    await recorder.drain();
     await sender.close();
   }
 }

@@ -1,0 +1,67 @@
+// Group commit of attempt results: results are written in batches, one write at a time and at most
+// every FLUSH_INTERVAL_MS, so a busy worker makes few, full round trips. A failed write keeps its
+// results and tries again shortly (the deliveries' leases still hold).
+import type { AttemptRecord, DeliveryStore } from './repository.ts';
+import type { WorkerLog } from './worker.ts';
+
+const FLUSH_BATCH = 1000;
+const FLUSH_INTERVAL_MS = 10;
+const RETRY_DELAY_MS = 500;
+
+export interface Recorder {
+  add(record: AttemptRecord): void;
+  /** Writes everything added so far (a few tries); for shutdown. */
+  drain(): Promise<void>;
+}
+
+export function createRecorder(store: DeliveryStore, log: WorkerLog, onWritten: (batch: AttemptRecord[]) => void): Recorder {
+  const results: AttemptRecord[] = [];
+  let writing: Promise<void> | null = null;
+  let last = 0;
+  let draining = false;
+
+  const schedule = () => {
+    if (writing || results.length === 0 || draining) return;
+    const delay = last + FLUSH_INTERVAL_MS - Date.now();
+    writing = new Promise<void>((resolve) => (delay > 0 ? setTimeout(resolve, delay) : setImmediate(resolve)))
+      .then(async () => {
+        await writeOnce();
+      })
+      .finally(() => {
+        writing = null;
+        schedule();
+      });
+  };
+
+  async function writeOnce(): Promise<boolean> {
+    last = Date.now();
+    const batch = results.splice(0, FLUSH_BATCH);
+    try {
+      await store.record(batch);
+    } catch (error) {
+      results.unshift(...batch);
+      last = Date.now() + RETRY_DELAY_MS;
+      log.warn({ err: error }, 'webhook worker: recording attempts failed; retrying');
+      return false;
+    }
+    onWritten(batch);
+    return true;
+  }
+
+  return {
+    add(record) {
+      results.push(record);
+      schedule();
+    },
+    async drain() {
+      draining = true;
+      await writing;
+      for (let tries = 0; results.length > 0 && tries < 5; ) {
+        if (!(await writeOnce())) {
+          tries += 1;
+          await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+        }
+      }
+    },
+  };
+}
