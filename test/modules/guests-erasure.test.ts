@@ -4,6 +4,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { appendEvent } from '../../src/events/outbox.ts';
+import { isUuid } from '../../src/lib/ids.ts';
 import { createTestApp, SECRET_KEY, type TestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createTree } from '../support/factories.ts';
@@ -91,17 +93,47 @@ eachDatabase('guest.created on create only, guest.unsubscribed when consent beco
   assert.equal(missing.statusCode, 404);
 });
 
-eachDatabase('a pushed event reaches a subscribed webhook endpoint as a pending delivery', async (t) => {
+eachDatabase('a push writes guest.created and its deliveries exactly as appendEvent does (paused endpoints too)', async (t) => {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
   const now = new Date().toISOString();
-  await t.ctx.db.insertInto('webhook_endpoints').values({
-    id: '01900000-0000-7000-8000-000000000001', account_id: tree.accountId, name: 'crm', url: 'https://crm.example/hook',
-    events: JSON.stringify(['guest.created']), is_active: 1, secret_enc: 'x', created_at: now, updated_at: now,
-  }).execute();
-  await push(t, key, { email: 'hook@example.com' });
-  const deliveries = await t.ctx.db.selectFrom('webhook_deliveries').select(['event_type', 'status']).execute();
-  assert.deepEqual(deliveries, [{ event_type: 'guest.created', status: 'pending' }]);
+  const endpoint = (id: string, events: string[], active: number) => ({
+    id, account_id: tree.accountId, name: id, url: 'https://crm.example/hook', events: JSON.stringify(events), is_active: active,
+    secret_enc: 'x', created_at: now, updated_at: now,
+  });
+  await t.ctx.db.insertInto('webhook_endpoints').values([
+    endpoint('01900000-0000-7000-8000-000000000001', ['guest.created'], 1),
+    endpoint('01900000-0000-7000-8000-000000000002', ['review.received', 'guest.created'], 0),
+    endpoint('01900000-0000-7000-8000-000000000003', ['guest.unsubscribed'], 1),
+  ]).execute();
+  const guest = (await push(t, key, { email: 'hook@example.com', reservation: { external_id: 'H-1' } })).json();
+  const reference = await t.ctx.db.transaction().execute((trx) => appendEvent(trx, {
+    accountId: tree.accountId, type: 'guest.created', data: { guest_id: guest.id, property_id: tree.properties[0] },
+  }));
+
+  const events = await t.ctx.db.selectFrom('events').selectAll().where('type', '=', 'guest.created').orderBy('id').execute();
+  assert.equal(events.length, 2);
+  const pushed = events.find((e) => e.id !== reference.id)!;
+  const shape = (e: typeof pushed) => {
+    const body = JSON.parse(e.payload);
+    assert.equal(body.id, e.id);
+    assert.equal(body.timestamp, e.created_at);
+    return { account_id: e.account_id, type: e.type, body: { ...body, id: null, timestamp: null } };
+  };
+  assert.deepEqual(shape(pushed), shape(events.find((e) => e.id === reference.id)!));
+
+  const deliveries = async (eventId: string) => (await t.ctx.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).orderBy('endpoint_id').execute())
+    .map(({ id, event_id: _e, created_at, next_attempt_at, ...rest }) => {
+      assert.ok(isUuid(id));
+      assert.equal(next_attempt_at, created_at);
+      return rest;
+    });
+  const mine = await deliveries(pushed.id);
+  assert.deepEqual(mine.map((d) => d.endpoint_id), ['01900000-0000-7000-8000-000000000001', '01900000-0000-7000-8000-000000000002']);
+  assert.deepEqual(mine, await deliveries(reference.id));
+  // An update of the guest appends nothing more.
+  await push(t, key, { email: 'hook@example.com', first_name: 'Hook' });
+  assert.equal((await t.ctx.db.selectFrom('events').select('id').where('type', '=', 'guest.created').execute()).length, 2);
 });
 
 eachDatabase('the operator view: consent, custom fields and stays; 404 when absent; 400/404 for bad input', async (t) => {

@@ -5,6 +5,7 @@
 // indexes, so concurrent pushes never race a read against a write.
 import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import type { DB, GuestRow, ReservationRow } from '../../db/schema.ts';
 import { GUEST_FIELDS, STAY_FIELDS } from './validate.ts';
 
@@ -29,31 +30,25 @@ export interface StayWrite {
 type Placeholder = (name: string, cast?: string) => string;
 type Merge = (stored: string, sent: string) => string;
 
-/** Where a pushed value comes from in an update: excluded.<column> in an upsert, a parameter in a plain UPDATE. */
-type Pushed = (column: string) => string;
-
-/** The SET list for a table: sent fields replace stored ones, custom fields merge key by key. */
-function updateSet(table: string, fields: readonly string[], p: Placeholder, merge: Merge, pushed: Pushed, extra: string[]): string {
+/** ON CONFLICT … DO UPDATE SET for a table: sent fields from excluded, custom fields merged key by key. */
+function updateSet(table: string, fields: readonly string[], p: Placeholder, merge: Merge, extra: string[]): string {
   return [
-    ...fields.map((f) => `${f} = case when ${p(`s_${f}`, 'boolean')} then ${pushed(f)} else ${table}.${f} end`),
-    `custom_fields = case when ${p('s_custom', 'boolean')} then ${merge(`${table}.custom_fields`, pushed('custom_fields'))} else ${table}.custom_fields end`,
+    ...fields.map((f) => `${f} = case when ${p(`s_${f}`, 'boolean')} then excluded.${f} else ${table}.${f} end`),
+    `custom_fields = case when ${p('s_custom', 'boolean')} then ${merge(`${table}.custom_fields`, 'excluded.custom_fields')} else ${table}.custom_fields end`,
     ...extra,
-    `updated_at = ${pushed('updated_at')}`,
+    'updated_at = excluded.updated_at',
   ].join(', ');
 }
 
-const fromExcluded: Pushed = (column) => `excluded.${column}`;
-
-const grantConsent = (p: Placeholder) =>
-  `marketing_consent = case when ${p('grant', 'boolean')} and guests.marketing_consent <> 'withdrawn' then 'granted' else guests.marketing_consent end`;
-
 function guestUpsert(p: Placeholder, merge: Merge, values: string): string {
-  const set = updateSet('guests', GUEST_FIELDS, p, merge, fromExcluded, [grantConsent(p)]);
+  const set = updateSet('guests', GUEST_FIELDS, p, merge, [
+    `marketing_consent = case when ${p('grant', 'boolean')} and guests.marketing_consent <> 'withdrawn' then 'granted' else guests.marketing_consent end`,
+  ]);
   return `insert into guests (${GUEST_COLUMNS.join(', ')}) ${values} on conflict (property_id, email) do update set ${set}`;
 }
 
 function stayUpsert(p: Placeholder, merge: Merge, values: string): string {
-  const set = updateSet('reservations', ['status', ...STAY_FIELDS], p, merge, fromExcluded, ['guest_id = excluded.guest_id']);
+  const set = updateSet('reservations', ['status', ...STAY_FIELDS], p, merge, ['guest_id = excluded.guest_id']);
   return `insert into reservations (${STAY_COLUMNS.join(', ')}) ${values} on conflict (property_id, external_id) do update set ${set}`;
 }
 
@@ -137,35 +132,48 @@ function stayAfter(n: ReturnType<typeof numbering>): string {
   return `, r as (${stayUpsert(stayP, pgMerge, `select ${values} from g`)} returning *)`;
 }
 
+/**
+ * e, d: the guest.created event of a guest this statement created (g.id is then the id it was given),
+ * fanned out to one pending delivery per endpoint of the account subscribed to it (paused ones too),
+ * exactly as appendEvents (src/events/outbox.ts) writes them; a test compares the two. Delivery ids
+ * come from a list of fresh UUIDv7s, random UUIDs beyond it.
+ */
+function outboxAfter(n: ReturnType<typeof numbering>): string {
+  const account = n.p('account_id');
+  const now = n.p('created_at');
+  return `, e as (insert into events (id, account_id, type, payload, created_at)
+      select ${n.p('event_id')}, ${account}, 'guest.created', ${n.p('event_payload')}, ${now} from g where g.id = ${n.p('id')} returning id)`
+    + `, w as (select w.id, row_number() over (order by w.id) as n from webhook_endpoints w
+      where w.account_id = ${account} and w.events::jsonb ? 'guest.created' and exists (select 1 from e))`
+    + `, d as (insert into webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, status, attempt_count,
+        last_status_code, last_attempt_at, next_attempt_at, lease_until, created_at)
+      select coalesce((${n.p('delivery_ids', 'text[]')})[w.n], gen_random_uuid()::text), ${account}, w.id, e.id, 'guest.created',
+        'pending', 0, null, null, ${now}, null, ${now} from w cross join e)`;
+}
+
 const SELECT_RESULT = (withStay: boolean) => (withStay
   ? ' select t.erased, row_to_json(g) as guest, row_to_json(r) as stay from t left join g on true left join r on true'
   : ' select t.erased, row_to_json(g) as guest, null as stay from t left join g on true');
 
 /**
  * The whole push as one statement: t checks the erasure tombstone, g upserts the guest unless erased,
- * r upserts the stay under g's id. eraseGuest locks the guests table first, so this statement either
- * runs before an erasure starts or, blocked at parse, sees its tombstone in its execution snapshot.
+ * r upserts the stay under g's id, and with the outbox e/d append guest.created when g is new.
+ * eraseGuest locks the guests table first, so this statement either runs before an erasure starts
+ * or, blocked at parse, sees its tombstone in its execution snapshot.
  */
-function pgPushStatement(withStay: boolean) {
+function pgPushStatement(withStay: boolean, withOutbox: boolean) {
   const n = numbering();
   const guest = guestUpsert(n.p, pgMerge, `select ${GUEST_COLUMNS.map((c) => n.p(c)).join(', ')} from t where not t.erased`);
-  const text = `with t as (${ERASED_CHECK(n.p)}), g as (${guest} returning *)${withStay ? stayAfter(n) : ''}${SELECT_RESULT(withStay)}`;
+  const text = `with t as (${ERASED_CHECK(n.p)}), g as (${guest} returning *)${withStay ? stayAfter(n) : ''}`
+    + `${withOutbox ? outboxAfter(n) : ''}${SELECT_RESULT(withStay)}`;
   return { text, values: n.values };
 }
 
-/** The same for a guest that already exists: a plain UPDATE of it (no row when it does not exist). */
-function pgUpdateStatement(withStay: boolean) {
-  const n = numbering();
-  const set = updateSet('guests', GUEST_FIELDS, n.p, pgMerge, (c) => n.p(c), [grantConsent(n.p)]);
-  const guest = `update guests set ${set} where property_id = ${n.p('property_id')} and email = ${n.p('email')} and not (select erased from t)`;
-  const text = `with t as (${ERASED_CHECK(n.p)}), g as (${guest} returning *)${withStay ? stayAfter(n) : ''}${SELECT_RESULT(withStay)}`;
-  return { text, values: n.values };
-}
-
-const PG_GUEST = pgPushStatement(false);
-const PG_GUEST_AND_STAY = pgPushStatement(true);
-const PG_UPDATE = pgUpdateStatement(false);
-const PG_UPDATE_AND_STAY = pgUpdateStatement(true);
+const PG_PUSH = [false, true].map((withStay) => [false, true].map((withOutbox) => ({
+  ...pgPushStatement(withStay, withOutbox),
+  // Prepared once per pooled connection when run through the pool (planning it costs more than running it).
+  name: `repute_guest_push_${Number(withStay)}${Number(withOutbox)}`,
+})));
 
 export interface PgPushed {
   erased: boolean;
@@ -173,14 +181,35 @@ export interface PgPushed {
   stay: ReservationRow | null;
 }
 
+/** The guest.created event a push would append, prepared before the statement that may write it. */
+export interface CreatedEvent {
+  id: string;
+  payload: string;
+  /** Ids for its deliveries, one per subscribed endpoint (more are random UUIDs). */
+  deliveryIds: string[];
+}
+
+function pgPushQuery(fingerprint: string, g: GuestWrite, s: StayWrite | null, created: CreatedEvent | null) {
+  const statement = PG_PUSH[s ? 1 : 0]![created ? 1 : 0]!;
+  const params = {
+    ...guestParams(g), fingerprint, ...(s ? stayParams(s, 'r_s_custom') : {}),
+    ...(created ? { event_id: created.id, event_payload: created.payload, delivery_ids: created.deliveryIds } : {}),
+  };
+  return { name: statement.name, text: statement.text, values: statement.values(params) };
+}
+
+/** Guest (and stay) in one statement inside the caller's transaction, unless (property, e-mail) was erased. */
+export async function pgPush(db: Kysely<DB>, fingerprint: string, g: GuestWrite, s: StayWrite | null): Promise<PgPushed> {
+  const query = pgPushQuery(fingerprint, g, s, null);
+  const result = await db.executeQuery<PgPushed>(CompiledQuery.raw(query.text, query.values));
+  return result.rows[0]!;
+}
+
 /**
- * Guest (and stay) in one statement, unless (property, e-mail) was erased. updateOnly: only when the
- * guest exists (guest null otherwise), so it can run outside a transaction: it never creates a guest
- * and so never has an event to append.
+ * The same as its own transaction (autocommit) through the pool, as a named prepared statement; it
+ * also appends guest.created when it creates the guest, so nothing else needs to run with it.
  */
-export async function pgPush(db: Kysely<DB>, fingerprint: string, g: GuestWrite, s: StayWrite | null, updateOnly = false): Promise<PgPushed> {
-  const statement = updateOnly ? (s ? PG_UPDATE_AND_STAY : PG_UPDATE) : (s ? PG_GUEST_AND_STAY : PG_GUEST);
-  const params = { ...guestParams(g), fingerprint, ...(s ? stayParams(s, 'r_s_custom') : {}) };
-  const result = await db.executeQuery<PgPushed>(CompiledQuery.raw(statement.text, statement.values(params)));
+export async function pgPushAlone(pool: pg.Pool, fingerprint: string, g: GuestWrite, s: StayWrite | null, created: CreatedEvent): Promise<PgPushed> {
+  const result = await pool.query<PgPushed>(pgPushQuery(fingerprint, g, s, created));
   return result.rows[0]!;
 }

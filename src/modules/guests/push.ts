@@ -4,6 +4,7 @@
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { appendEvents, type NewEvent } from '../../events/outbox.ts';
+import type { EventBody } from '../../events/types.ts';
 import type { GuestRow, ReservationRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -12,7 +13,7 @@ import { inNextBatch } from './group-commit.ts';
 import { toGuest } from './map.ts';
 import { resolveProperty } from './property.ts';
 import {
-  type GuestWrite, pgPush, sqliteStatements, sqliteUpsertGuest,
+  type GuestWrite, pgPush, pgPushAlone, sqliteStatements, sqliteUpsertGuest,
   sqliteUpsertStay, sqliteWithdraw, type StayWrite,
 } from './push-repository.ts';
 import * as repo from './repository.ts';
@@ -102,25 +103,27 @@ function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
   }, eventsOf);
 }
 
-/**
- * PostgreSQL, an existing guest: one autocommitted statement (tombstone check, guest update, stay
- * upsert), one round trip. Only for pushes that can have no event and whose stay dates can be checked
- * before writing (both or neither of check_in/check_out); null when the guest does not exist yet.
- * A push of a booked stay is most likely the guest's first (a stay's life starts at booking), so it
- * goes straight to the transaction rather than try an update that would find nothing.
- */
-async function updatePostgres(deps: GuestDeps, w: Write): Promise<Outcome | null> {
-  const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay!.sent.has(f)).length : 0;
-  if (w.consent === false || dates === 1 || w.stay?.row.status === 'booked') return null;
-  const pushed = await pgPush(deps.db, w.fingerprint, w.guest, w.stay, true);
-  if (pushed.erased) throw erasedError();
-  return pushed.guest ? { guest: pushed.guest, stay: pushed.stay, created: false, unsubscribed: false } : null;
-}
+/** How many delivery ids a push prepares: the default per-account endpoint limit covers most accounts. */
+const PREPARED_DELIVERY_IDS = 20;
 
-/** PostgreSQL: tombstone check, guest and stay in one statement, in one transaction with the events. */
+/**
+ * PostgreSQL, most pushes: one autocommitted statement (tombstone check, guest and stay upserts, and
+ * guest.created with its deliveries when the guest is new): one round trip. Pushes that may need to
+ * look at the stored row after writing (a withdrawal, to emit guest.unsubscribed once; a stay date
+ * sent alone, checked against the stored other one) run in a transaction instead.
+ */
 async function writePostgres(deps: GuestDeps, w: Write): Promise<Outcome> {
-  const updated = await updatePostgres(deps, w);
-  if (updated) return updated;
+  const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay!.sent.has(f)).length : 0;
+  if (w.consent !== false && dates !== 1) {
+    const row = w.guest.row;
+    const body: EventBody = {
+      id: newId(), type: 'guest.created', timestamp: w.now, account_id: row.account_id, data: { guest_id: row.id, property_id: row.property_id },
+    };
+    const event = { id: body.id, payload: JSON.stringify(body), deliveryIds: Array.from({ length: PREPARED_DELIVERY_IDS }, newId) };
+    const pushed = await pgPushAlone(deps.database.pool!, w.fingerprint, w.guest, w.stay, event);
+    if (pushed.erased || !pushed.guest) throw erasedError();
+    return { guest: pushed.guest, stay: pushed.stay, created: pushed.guest.id === row.id, unsubscribed: false };
+  }
   return deps.db.transaction().execute(async (trx) => {
     const pushed = await pgPush(trx, w.fingerprint, w.guest, w.stay);
     if (pushed.erased || !pushed.guest) throw erasedError();
