@@ -3,6 +3,7 @@
 // the Host header and TLS server name stay those of the URL. Redirects are not followed; the
 // connect time-out is 5 s, the whole attempt (answer and body) WEBHOOK_TIMEOUT_MS, and at most
 // 64 KiB of an answer is read (4 KiB kept).
+import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { Agent, buildConnector, request } from 'undici';
 import { AddressRefusedError, type AllowList, type Lookup, systemLookup, vettedAddress } from './address-guard.ts';
@@ -10,6 +11,13 @@ import { AddressRefusedError, type AllowList, type Lookup, systemLookup, vettedA
 export const CONNECT_TIMEOUT_MS = 5000;
 const READ_LIMIT = 64 * 1024;
 const KEEP_LIMIT = 4 * 1024;
+
+class TimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+/** An emitter that undici accepts as a signal; `reason` becomes the request's error. */
+type Abortable = EventEmitter & { reason?: Error };
 
 export interface AttemptOutcome {
   /** null when no answer came (refused address, network error, time-out). */
@@ -55,12 +63,15 @@ export function createSender(options: SenderOptions): Sender {
     async send(url, headers, body) {
       const started = performance.now();
       const target = withoutCredentials(url, headers);
-      // One deadline for the whole attempt (connect, answer, body). A plain timer and controller:
-      // AbortSignal.timeout costs far more per call, and this is the hot path.
-      const abort = new AbortController();
-      const deadline = setTimeout(() => abort.abort(new TimeoutError()), options.timeoutMs);
+      // One deadline for the whole attempt (connect, answer, body): a plain timer and an emitter as
+      // the signal (undici takes either); AbortSignal.timeout costs far more per call on this hot path.
+      const abort: Abortable = new EventEmitter();
+      const deadline = setTimeout(() => {
+        abort.reason = new TimeoutError();
+        abort.emit('abort');
+      }, options.timeoutMs);
       try {
-        const response = await request(target.url, { method: 'POST', headers: target.headers, body, dispatcher: agent, signal: abort.signal });
+        const response = await request(target.url, { method: 'POST', headers: target.headers, body, dispatcher: agent, signal: abort });
         const responseBody = await readLimited(response.body);
         const retryAfter = response.statusCode === 429 || response.statusCode === 503 ? parseRetryAfter(response.headers['retry-after']) : null;
         const ok = response.statusCode >= 200 && response.statusCode < 300;
@@ -91,42 +102,49 @@ function withoutCredentials(url: string, headers: Record<string, string>): { url
   return { url: parsed.toString(), headers: { ...headers, authorization: `Basic ${basic}` } };
 }
 
-class TimeoutError extends Error {
-  override name = 'TimeoutError';
-}
 
-/** The first 4 KiB of the body as text, reading at most 64 KiB (events, not an async iterator: cheaper). */
+/**
+ * The first 4 KiB of the body as text, reading at most 64 KiB. Events and inline handlers, not an
+ * async iterator or named closures: both cost per call on this hot path.
+ */
 function readLimited(body: Readable): Promise<string> {
   return new Promise((resolve, reject) => {
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let read = 0;
-    const done = () => {
-      body.off('data', onData);
-      // PostgreSQL text cannot hold NUL; a receiver's binary answer is kept readable, not exact.
-      resolve(Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '\uFFFD'));
-    };
-    const onData = (chunk: Buffer) => {
-      read += chunk.length;
-      if (keptBytes < KEEP_LIMIT) {
-        const part = chunk.subarray(0, KEEP_LIMIT - keptBytes);
-        kept.push(part);
-        keptBytes += part.length;
+    const state: ReadState = { kept: [], keptBytes: 0, read: 0, done: false };
+    body.on('data', (chunk: Buffer) => {
+      state.read += chunk.length;
+      if (state.keptBytes < KEEP_LIMIT) {
+        const part = chunk.subarray(0, KEEP_LIMIT - state.keptBytes);
+        state.kept.push(part);
+        state.keptBytes += part.length;
       }
-      // An endless or huge answer is cut off: the connection is dropped rather than drained.
-      if (read >= READ_LIMIT) {
-        body.off('error', reject);
-        body.off('end', done);
-        body.on('error', () => undefined); // destroying it reports an abort we asked for
+      // An endless or huge answer is cut off: the connection is dropped rather than drained (the
+      // abort error that destroying it reports is ours, and ignored below).
+      if (state.read >= READ_LIMIT && !state.done) {
+        state.done = true;
         body.destroy();
-        done();
+        resolve(keptText(state));
       }
-    };
-    body.on('data', onData);
-    body.once('end', done);
-    body.once('error', reject);
+    });
+    body.once('end', () => {
+      if (!state.done) resolve(keptText(state));
+      state.done = true;
+    });
+    body.on('error', (error: Error) => {
+      if (!state.done) reject(error);
+      state.done = true;
+    });
   });
 }
+
+interface ReadState {
+  kept: Buffer[];
+  keptBytes: number;
+  read: number;
+  done: boolean;
+}
+
+// PostgreSQL text cannot hold NUL; a receiver's binary answer is kept readable, not exact.
+const keptText = (state: ReadState): string => Buffer.concat(state.kept).toString('utf8').replaceAll('\u0000', '\uFFFD');
 
 /** Retry-After as seconds (a number of seconds or an HTTP date), or null when absent or malformed. */
 export function parseRetryAfter(value: string | string[] | undefined): number | null {
