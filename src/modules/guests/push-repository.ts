@@ -132,23 +132,28 @@ function stayAfter(n: ReturnType<typeof numbering>): string {
   return `, r as (${stayUpsert(stayP, pgMerge, `select ${values} from g`)} returning *)`;
 }
 
+/** A UUIDv7 in SQL: the statement's millisecond clock (k.ts, 12 hex digits) and a random UUID's tail. */
+const UUID_V7 = "substr(k.ts, 1, 8) || '-' || substr(k.ts, 9, 4) || '-7' || substr(gen_random_uuid()::text, 16)";
+
 /**
  * e, d: the guest.created event of a guest this statement created (g.id is then the id it was given),
  * fanned out to one pending delivery per endpoint of the account subscribed to it (paused ones too),
- * exactly as appendEvents (src/events/outbox.ts) writes them; a test compares the two. Delivery ids
- * come from a list of fresh UUIDv7s, random UUIDs beyond it.
+ * exactly as appendEvents (src/events/outbox.ts) writes them; a test compares the two. Ids and the
+ * body are made here, so a push that creates nothing pays nothing for them.
  */
 function outboxAfter(n: ReturnType<typeof numbering>): string {
   const account = n.p('account_id');
   const now = n.p('created_at');
-  return `, e as (insert into events (id, account_id, type, payload, created_at)
-      select ${n.p('event_id')}, ${account}, 'guest.created', ${n.p('event_payload')}, ${now} from g where g.id = ${n.p('id')} returning id)`
-    + `, w as (select w.id, row_number() over (order by w.id) as n from webhook_endpoints w
-      where w.account_id = ${account} and w.events::jsonb ? 'guest.created' and exists (select 1 from e))`
+  const body = `json_build_object('id', i.id, 'type', 'guest.created', 'timestamp', ${now}::text, 'account_id', ${account}::text,
+      'data', json_build_object('guest_id', g.id, 'property_id', g.property_id))::text`;
+  return `, k as (select lpad(to_hex(floor(extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') as ts)`
+    + `, e as (insert into events (id, account_id, type, payload, created_at)
+      select i.id, ${account}, 'guest.created', ${body}, ${now} from g, (select ${UUID_V7} as id from k) i
+      where g.id = ${n.p('id')} returning id)`
     + `, d as (insert into webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, status, attempt_count,
         last_status_code, last_attempt_at, next_attempt_at, lease_until, created_at)
-      select coalesce((${n.p('delivery_ids', 'text[]')})[w.n], gen_random_uuid()::text), ${account}, w.id, e.id, 'guest.created',
-        'pending', 0, null, null, ${now}, null, ${now} from w cross join e)`;
+      select ${UUID_V7}, ${account}, w.id, e.id, 'guest.created', 'pending', 0, null, null, ${now}, null, ${now}
+      from e cross join k join webhook_endpoints w on w.account_id = ${account} and w.events::jsonb ? 'guest.created')`;
 }
 
 const SELECT_RESULT = (withStay: boolean) => (withStay
@@ -181,26 +186,15 @@ export interface PgPushed {
   stay: ReservationRow | null;
 }
 
-/** The guest.created event a push would append, prepared before the statement that may write it. */
-export interface CreatedEvent {
-  id: string;
-  payload: string;
-  /** Ids for its deliveries, one per subscribed endpoint (more are random UUIDs). */
-  deliveryIds: string[];
-}
-
-function pgPushQuery(fingerprint: string, g: GuestWrite, s: StayWrite | null, created: CreatedEvent | null) {
-  const statement = PG_PUSH[s ? 1 : 0]![created ? 1 : 0]!;
-  const params = {
-    ...guestParams(g), fingerprint, ...(s ? stayParams(s, 'r_s_custom') : {}),
-    ...(created ? { event_id: created.id, event_payload: created.payload, delivery_ids: created.deliveryIds } : {}),
-  };
+function pgPushQuery(fingerprint: string, g: GuestWrite, s: StayWrite | null, withOutbox: boolean) {
+  const statement = PG_PUSH[s ? 1 : 0]![withOutbox ? 1 : 0]!;
+  const params = { ...guestParams(g), fingerprint, ...(s ? stayParams(s, 'r_s_custom') : {}) };
   return { name: statement.name, text: statement.text, values: statement.values(params) };
 }
 
 /** Guest (and stay) in one statement inside the caller's transaction, unless (property, e-mail) was erased. */
 export async function pgPush(db: Kysely<DB>, fingerprint: string, g: GuestWrite, s: StayWrite | null): Promise<PgPushed> {
-  const query = pgPushQuery(fingerprint, g, s, null);
+  const query = pgPushQuery(fingerprint, g, s, false);
   const result = await db.executeQuery<PgPushed>(CompiledQuery.raw(query.text, query.values));
   return result.rows[0]!;
 }
@@ -209,7 +203,7 @@ export async function pgPush(db: Kysely<DB>, fingerprint: string, g: GuestWrite,
  * The same as its own transaction (autocommit) through the pool, as a named prepared statement; it
  * also appends guest.created when it creates the guest, so nothing else needs to run with it.
  */
-export async function pgPushAlone(pool: pg.Pool, fingerprint: string, g: GuestWrite, s: StayWrite | null, created: CreatedEvent): Promise<PgPushed> {
-  const result = await pool.query<PgPushed>(pgPushQuery(fingerprint, g, s, created));
+export async function pgPushAlone(pool: pg.Pool, fingerprint: string, g: GuestWrite, s: StayWrite | null): Promise<PgPushed> {
+  const result = await pool.query<PgPushed>(pgPushQuery(fingerprint, g, s, true));
   return result.rows[0]!;
 }

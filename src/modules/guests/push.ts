@@ -4,7 +4,6 @@
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { appendEvents, type NewEvent } from '../../events/outbox.ts';
-import type { EventBody } from '../../events/types.ts';
 import type { GuestRow, ReservationRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -103,9 +102,6 @@ function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
   }, eventsOf);
 }
 
-/** How many delivery ids a push prepares: the default per-account endpoint limit covers most accounts. */
-const PREPARED_DELIVERY_IDS = 20;
-
 /**
  * PostgreSQL, most pushes: one autocommitted statement (tombstone check, guest and stay upserts, and
  * guest.created with its deliveries when the guest is new): one round trip. Pushes that may need to
@@ -115,14 +111,9 @@ const PREPARED_DELIVERY_IDS = 20;
 async function writePostgres(deps: GuestDeps, w: Write): Promise<Outcome> {
   const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay!.sent.has(f)).length : 0;
   if (w.consent !== false && dates !== 1) {
-    const row = w.guest.row;
-    const body: EventBody = {
-      id: newId(), type: 'guest.created', timestamp: w.now, account_id: row.account_id, data: { guest_id: row.id, property_id: row.property_id },
-    };
-    const event = { id: body.id, payload: JSON.stringify(body), deliveryIds: Array.from({ length: PREPARED_DELIVERY_IDS }, newId) };
-    const pushed = await pgPushAlone(deps.database.pool!, w.fingerprint, w.guest, w.stay, event);
+    const pushed = await pgPushAlone(deps.database.pool!, w.fingerprint, w.guest, w.stay);
     if (pushed.erased || !pushed.guest) throw erasedError();
-    return { guest: pushed.guest, stay: pushed.stay, created: pushed.guest.id === row.id, unsubscribed: false };
+    return { guest: pushed.guest, stay: pushed.stay, created: pushed.guest.id === w.guest.row.id, unsubscribed: false };
   }
   return deps.db.transaction().execute(async (trx) => {
     const pushed = await pgPush(trx, w.fingerprint, w.guest, w.stay);
