@@ -163,7 +163,13 @@ async function seed(s: Setup, endpointId: string, n: number): Promise<void> {
     await db.insertInto('events').values(events).execute();
     await db.insertInto('webhook_deliveries').values(deliveries).execute();
   }
-  if (s.db.dialect === 'postgres') await sql`analyze webhook_deliveries`.execute(db);
+  // Settle the writes before measuring: the figures are about delivering, not about flushing a seed.
+  if (s.db.dialect === 'postgres') {
+    await sql`vacuum analyze webhook_deliveries`.execute(db);
+    await sql`checkpoint`.execute(db);
+  } else {
+    s.db.database.sqlite!.pragma('wal_checkpoint(TRUNCATE)');
+  }
 }
 
 function config(s: Setup, env: Record<string, string> = {}) {
@@ -246,7 +252,7 @@ async function latency(s: Setup, receiver: Receiver, samples: number): Promise<{
   const agent = new Agent();
   const plain: number[] = [];
   for (let i = 0; i < samples; i++) {
-    const id = `plain-${i}`;
+    const id = `plain-${process.hrtime.bigint()}-${i}`;
     const sent = nowNs();
     const r = await request(`${receiver.url}/ok`, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': id }, body: '{}', dispatcher: agent });
     await r.body.dump();

@@ -1,5 +1,5 @@
-// Delivery claims and results on PostgreSQL: one statement each, as named prepared statements
-// (parsed and planned once per connection: this is the hot path). Claims pick due deliveries of
+// Delivery claims and results on PostgreSQL: one statement each; results and give-backs as named
+// prepared statements (parsed and planned once per connection: the hot path). Claims pick due deliveries of
 // active endpoints in random endpoint order, each endpoint capped, with FOR UPDATE SKIP LOCKED so
 // concurrent workers never take the same row; the lease is written into next_attempt_at, so an
 // expired lease (a killed worker) makes the delivery due again by itself.
@@ -75,8 +75,10 @@ export function postgresStore(pool: pg.Pool): DeliveryStore {
   return {
     async claim(r: ClaimRequest): Promise<ClaimedDelivery[]> {
       const roomIds = [...r.room.keys()];
+      // Not a named statement: a generic plan (what PostgreSQL settles on for prepared statements)
+      // scans a large backlog's whole index range; planned with the values it stays on the index.
       const { rows } = await pool.query<ClaimRow>({
-        name: 'repute_delivery_claim', text: CLAIM,
+        text: CLAIM,
         values: [roomIds, roomIds.map((id) => r.room.get(id)!), r.excluded, r.now, r.firstAttemptCutoff, r.perEndpoint, r.limit, r.leaseUntil, r.owner],
       });
       const leaseUntil = Date.parse(r.leaseUntil);
