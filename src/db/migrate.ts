@@ -3,12 +3,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, Postgres
 import * as initial from './migrations/2026-11-22T1000-initial.ts';
 import * as webhookLeases from './migrations/2026-11-23T1200-webhook-leases.ts';
 import * as insightSurveyIndexes from './migrations/2026-11-23T1300-insight-survey-indexes.ts';
+import * as pendingDeliveriesIndex from './migrations/2026-11-23T1400-pending-deliveries-index.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
   '2026-11-23T1200-webhook-leases': webhookLeases,
   '2026-11-23T1300-insight-survey-indexes': insightSurveyIndexes,
+  '2026-11-23T1400-pending-deliveries-index': pendingDeliveriesIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,7 +1,7 @@
-// Delivery claims and results on PostgreSQL: one statement each; results and give-backs as named
-// prepared statements (parsed and planned once per connection: the hot path). Claims pick due deliveries of
-// active endpoints in random endpoint order, each endpoint capped, with FOR UPDATE SKIP LOCKED so
-// concurrent workers never take the same row; the lease is written into next_attempt_at, so an
+// Delivery claims and results on PostgreSQL: one named prepared statement each (parsed and planned
+// once per connection: the hot path). Claims pick due deliveries of active endpoints in random
+// endpoint order, each endpoint capped, with FOR UPDATE SKIP LOCKED so concurrent workers never
+// take the same row; the lease is written into next_attempt_at, so an
 // expired lease (a killed worker) makes the delivery due again by itself.
 import type pg from 'pg';
 import type { AttemptRecord, ClaimedDelivery, ClaimRequest, DeliveryStore } from './repository.ts';
@@ -22,10 +22,12 @@ interface ClaimRow {
 const CLAIM = `
   WITH room(endpoint_id, n) AS (SELECT * FROM unnest($1::text[], $2::int[])),
   candidates AS (
+    -- A LIMIT 1 probe of the pending index per endpoint: written as EXISTS, the planner may turn it
+    -- into a hash semi-join that scans the whole deliveries table.
     SELECT e.id FROM webhook_endpoints e
     WHERE e.is_active = 1 AND NOT (e.id = ANY($3::text[]))
-      AND EXISTS (SELECT 1 FROM webhook_deliveries d
-                  WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $4::text)
+      AND (SELECT d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.endpoint_id = e.id AND d.status = 'pending' ORDER BY d.next_attempt_at LIMIT 1) <= $4::text
     ORDER BY random()
   ),
   picked AS (
@@ -75,10 +77,10 @@ export function postgresStore(pool: pg.Pool): DeliveryStore {
   return {
     async claim(r: ClaimRequest): Promise<ClaimedDelivery[]> {
       const roomIds = [...r.room.keys()];
-      // Not a named statement: a generic plan (what PostgreSQL settles on for prepared statements)
-      // scans a large backlog's whole index range; planned with the values it stays on the index.
+      // Named (parsed and planned once per connection): every step of its plan, generic or not, is a
+      // seek on the pending index within one endpoint, so a large backlog elsewhere is never walked.
       const { rows } = await pool.query<ClaimRow>({
-        text: CLAIM,
+        name: 'repute_delivery_claim', text: CLAIM,
         values: [roomIds, roomIds.map((id) => r.room.get(id)!), r.excluded, r.now, r.firstAttemptCutoff, r.perEndpoint, r.limit, r.leaseUntil, r.owner],
       });
       const leaseUntil = Date.parse(r.leaseUntil);

@@ -25,7 +25,7 @@ export const DEFAULT_PER_ENDPOINT = 16;
  */
 const LEASE_MARGIN_MS = 5000;
 /** Claims run this many times an endpoint's in-flight allowance ahead (in flight plus waiting). */
-const AHEAD = 4;
+const AHEAD = 6;
 const RETRY_DELAY_MS = 500;
 
 export interface WorkerLog {
@@ -193,8 +193,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     }
     recorder.add(record);
     if (!stopped) dispatch();
-    // Claim again once this endpoint's waiting line runs low (not after every attempt: fewer, fuller claims).
-    if ((waiting.get(d.endpointId)?.length ?? 0) < perEndpoint) wake();
+    // Claim again once this endpoint's waiting line is half gone (not after every attempt: fewer,
+    // fuller claims, started early enough that the line does not run dry during the round trip).
+    if ((waiting.get(d.endpointId)?.length ?? 0) < ((AHEAD - 1) * perEndpoint) / 2) wake();
   }
 
   // --- recording -----------------------------------------------------------------------------
