@@ -1,8 +1,9 @@
-// SQL of the push hot path: one fixed statement per upsert whatever fields a push carries ("sent"
-// flags pick stored or pushed values), so it is written once per process: prepared once on SQLite
-// (better-sqlite3), plain text on PostgreSQL where guest and stay go in one statement (a
-// data-modifying WITH), saving a round trip. Both upserts are INSERT … ON CONFLICT on the identity
-// indexes, so concurrent pushes never race a read against a write.
+// SQL of the push hot path. One fixed statement per upsert whatever fields a push carries ("sent"
+// flags choose the stored or the pushed value), so it is built once per process: SQLite prepares it
+// once (better-sqlite3) with the erasure check inline; PostgreSQL runs the whole push (erasure check,
+// guest, stay, and the guest.created outbox rows) as one data-modifying WITH statement, prepared by
+// name: one round trip. Upserts are INSERT … ON CONFLICT on the identity indexes (guests_identity,
+// reservations_identity), so concurrent pushes never race a read against a write.
 import { CompiledQuery, type Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';

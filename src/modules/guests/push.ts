@@ -59,7 +59,7 @@ function checkStayDates(row: ReservationRow): void {
 }
 
 interface Write {
-  propertyId: string;
+  /** Keyed fingerprint of (property, e-mail): a tombstone with it means the guest was erased. */
   fingerprint: string;
   guest: GuestWrite;
   stay: StayWrite | null;
@@ -134,7 +134,6 @@ export async function pushGuest(deps: GuestDeps, principal: Principal, push: Gue
   const now = nowIso();
   const r = push.reservation;
   const w: Write = {
-    propertyId,
     fingerprint: deps.fingerprint(propertyId, push.email),
     guest: {
       row: newGuestRow(principal.accountId, propertyId, push, now), sent: new Set(Object.keys(push.fields)),
