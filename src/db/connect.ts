@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { sqlitePath } from '../config.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { withStatementCache } from './statement-cache.ts';
 import type { DB } from './schema.ts';
 
@@ -42,7 +43,19 @@ function connectSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', sqlite, pool: null, destroy: () => db.destroy() };
+  const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path, (error) => {
+    // Not fatal: the main connection has taken the automatic checkpoint back.
+    process.emitWarning(`background WAL checkpoints stopped: ${error.message}`);
+  });
+  return {
+    db, dialect: 'sqlite', sqlite, pool: null,
+    async destroy() {
+      await checkpointer?.stop();
+      await db.destroy();
+      // Kysely closes the handle only if it ever ran a query (its driver starts lazily).
+      if (sqlite.open) sqlite.close();
+    },
+  };
 }
 
 function connectPostgres(url: string, options: ConnectOptions): Database {
