@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { AppContext } from './context.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { describeResponses } from './http/openapi-responses.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
 import { adminRoutes, publicRoutes } from './modules/registry.ts';
 
@@ -71,6 +72,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
       schema: { ...schema, hide: !url.startsWith(API_PREFIX) || url.startsWith(`${API_PREFIX}/docs`) || url === `${API_PREFIX}/openapi.json` } as typeof schema,
       url: url.slice(API_PREFIX.length) || '/',
     }),
+    transformObject: ({ openapiObject }) => describeResponses(openapiObject),
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

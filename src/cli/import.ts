@@ -1,5 +1,5 @@
 // `repute import FILE`: NDJSON of reviews, surveys, responses, topics, mentions and recommendations
-// (format: docs/readme/30-cli.md), with progress, rejected lines reported, and a summary.
+// (format: README.md, "Importing: repute import FILE"), with progress, rejected lines reported, and a summary.
 import { createReadStream, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AppError } from '../http/errors.ts';
@@ -24,7 +24,7 @@ export function registerImport(program: Command): void {
       'Reviews are upserted by (account, platform, external_id): a new one is created (review.received, alert rules),',
       'an existing one updated in place. Other records are created. Surveys and topics may carry "ref": "name" for',
       'later lines (survey_ref, parent_label_ref, canonical_label_ref, custom_category_ref); a mention names its',
-      'review by review_id or "review": {"platform", "external_id"}. See docs/readme/30-cli.md.',
+      'review by review_id or "review": {"platform", "external_id"}. The README section "Importing" has every field.',
       '',
       'Rejected lines are printed on stderr as "line N: reason" and the import goes on.',
       'Exit status: 0 when the file was read to its end, even with rejected lines (see the summary);',

@@ -41,6 +41,28 @@ async function openapi(t: TestApp): Promise<any> {
   return r.json();
 }
 
+test('every documented answer says what its status means, and a 429 documents Retry-After', async () => {
+  const t = await createTestApp('sqlite');
+  try {
+    const doc = await openapi(t);
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          assert.notEqual(response.description, 'Default Response', `${method} ${path} ${status}`);
+          assert.ok(response.description, `${method} ${path} ${status} has no description`);
+        }
+      }
+    }
+    const reviews = doc.paths['/reviews'].get.responses;
+    assert.equal(reviews['200'].description, 'OK');
+    assert.equal(reviews['400'].description, 'Bad Request');
+    assert.equal(reviews['429'].headers['Retry-After'].schema.type, 'integer');
+    assert.equal(doc.paths['/guests'].post.responses['201'].description, 'Created');
+  } finally {
+    await t.close();
+  }
+});
+
 eachDatabase('GET /api/v4/openapi.json needs no key and passes an OpenAPI 3.1 validator', async (t) => {
   const doc = await openapi(t);
   assert.equal(doc.openapi, '3.1.0');

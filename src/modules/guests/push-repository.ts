@@ -48,9 +48,15 @@ function guestUpsert(p: Placeholder, merge: Merge, values: string): string {
   return `insert into guests (${GUEST_COLUMNS.join(', ')}) ${values} on conflict (property_id, email) do update set ${set}`;
 }
 
-function stayUpsert(p: Placeholder, merge: Merge, values: string): string {
-  const set = updateSet('reservations', ['status', ...STAY_FIELDS], p, merge, ['guest_id = excluded.guest_id']);
-  return `insert into reservations (${STAY_COLUMNS.join(', ')}) ${values} on conflict (property_id, external_id) do update set ${set}`;
+/**
+ * sameGuest: update only a stay the pushing guest already holds (no row back otherwise), leaving
+ * guest_id out of the SET: SQLite rewrites the entries of every index on a column that an UPDATE
+ * sets, equal value or not, and reservations_guest is one. Without it, the stay moves to this guest.
+ */
+function stayUpsert(p: Placeholder, merge: Merge, values: string, sameGuest = false): string {
+  const set = updateSet('reservations', ['status', ...STAY_FIELDS], p, merge, sameGuest ? [] : ['guest_id = excluded.guest_id']);
+  return `insert into reservations (${STAY_COLUMNS.join(', ')}) ${values} on conflict (property_id, external_id) do update set ${set}`
+    + (sameGuest ? ' where reservations.guest_id = excluded.guest_id' : '');
 }
 
 function guestParams(w: GuestWrite): Record<string, unknown> {
@@ -72,7 +78,10 @@ function stayParams(w: StayWrite, customKey = 's_custom'): Record<string, unknow
 
 export interface SqliteStatements {
   guest: SQLite.Statement;
+  /** A stay that is new or already this guest's (the common case). */
   stay: SQLite.Statement;
+  /** A stay that belongs to another guest of the property: it moves to this one. */
+  stayMoved: SQLite.Statement;
   withdraw: SQLite.Statement;
 }
 
@@ -83,11 +92,13 @@ export function sqliteStatements(s: SQLite.Database): SqliteStatements {
   if (st) return st;
   const merge: Merge = (a, b) => `json_patch(${a}, ${b})`;
   const named: Placeholder = (name) => `@${name}`;
+  const stayValues = `values (${STAY_COLUMNS.map((c) => `@r_${c}`).join(', ')})`;
   st = {
     // No row back when (property, e-mail) was erased: the single writer makes the inline check safe.
     guest: s.prepare(`${guestUpsert(named, merge, `select ${GUEST_COLUMNS.map((c) => `@${c}`).join(', ')}
       where not exists (select 1 from erased_guests where property_id = @property_id and fingerprint = @fingerprint)`)} returning *`),
-    stay: s.prepare(`${stayUpsert(named, merge, `values (${STAY_COLUMNS.map((c) => `@r_${c}`).join(', ')})`)} returning *`),
+    stay: s.prepare(`${stayUpsert(named, merge, stayValues, true)} returning *`),
+    stayMoved: s.prepare(`${stayUpsert(named, merge, stayValues)} returning *`),
     withdraw: s.prepare(`update guests set marketing_consent = 'withdrawn', updated_at = ? where id = ? and marketing_consent <> 'withdrawn'`),
   };
   prepared.set(s, st);
@@ -103,7 +114,10 @@ const bits = (params: Record<string, unknown>): Record<string, unknown> => {
 /** The stored guest, or undefined when (property, e-mail) was erased (then nothing was written). */
 export const sqliteUpsertGuest = (st: SqliteStatements, w: GuestWrite, fingerprint: string): GuestRow | undefined =>
   st.guest.get(bits({ ...guestParams(w), fingerprint })) as GuestRow | undefined;
-export const sqliteUpsertStay = (st: SqliteStatements, w: StayWrite): ReservationRow => st.stay.get(bits(stayParams(w))) as ReservationRow;
+export function sqliteUpsertStay(st: SqliteStatements, w: StayWrite): ReservationRow {
+  const params = bits(stayParams(w));
+  return (st.stay.get(params) ?? st.stayMoved.get(params)) as ReservationRow;
+}
 export const sqliteWithdraw = (st: SqliteStatements, guestId: string, now: string): boolean => st.withdraw.run(now, guestId).changes > 0;
 
 // ---------------------------------------------------------------- PostgreSQL: one statement per push
