@@ -72,7 +72,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
       schema: { ...schema, hide: !url.startsWith(API_PREFIX) || url.startsWith(`${API_PREFIX}/docs`) || url === `${API_PREFIX}/openapi.json` } as typeof schema,
       url: url.slice(API_PREFIX.length) || '/',
     }),
-    transformObject: ({ openapiObject }) => describeResponses(openapiObject),
+    transformObject: (document) => ('openapiObject' in document ? describeResponses(document.openapiObject) : document.swaggerObject),
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
