@@ -1,7 +1,10 @@
 // bench/guests.ts helpers: the bulk seed of N guests with one stay each, the rows both sides push,
-// and the baseline: a raw upsert of guest then stay in one transaction per push through the driver.
+// and the baseline: a raw upsert of guest then stay in one transaction per push through the driver,
+// on a connection of its own.
 import { performance } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { sqlitePath } from '../src/config.ts';
 import { nowIso } from '../src/lib/time.ts';
 import type { TestDatabase } from '../test/support/app.ts';
 
@@ -118,8 +121,17 @@ export interface Baseline {
   close(): Promise<void>;
 }
 
+/**
+ * The driver alone: a better-sqlite3 connection of its own on the same file, with the durability
+ * settings Repute uses (WAL, synchronous NORMAL, foreign keys) and the driver's defaults otherwise
+ * (automatic checkpoints), as the PostgreSQL side has a pg pool of its own.
+ */
 export function baselineSqlite(db: TestDatabase, accountId = ''): Baseline {
-  const s = db.database.sqlite!;
+  const s = new SQLite(sqlitePath(db.url));
+  s.pragma('journal_mode = WAL');
+  s.pragma('synchronous = NORMAL');
+  s.pragma('foreign_keys = ON');
+  s.pragma('busy_timeout = 5000');
   const g = s.prepare(GUEST_UPSERT(sqliteMerge));
   const r = s.prepare(STAY_UPSERT(sqliteMerge));
   const one = s.transaction((row: Row, account: string) => {
@@ -138,7 +150,9 @@ export function baselineSqlite(db: TestDatabase, accountId = ''): Baseline {
       }
       return latencies;
     },
-    async close() {},
+    async close() {
+      s.close();
+    },
   };
 }
 
