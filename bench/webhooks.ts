@@ -6,7 +6,7 @@
 //      at the receiver (target ≤ 50 ms; the baseline is one plain POST's arrival time);
 //   3. deliveries/s to a healthy endpoint beside 100,000 queued deliveries to an endpoint whose
 //      receiver answers 500, vs the same healthy deliveries alone (target ratio ≥ 0.8).
-//   node --import tsx bench/webhooks.ts [--deliveries 20000] [--backlog 100000] [--healthy 5000]
+//   node --import tsx bench/webhooks.ts [--deliveries 20000] [--backlog 100000] [--healthy 20000]
 //        [--samples 200] [--rounds 2] [--dialect sqlite|postgres]
 // The receiver runs in a child process (node:http, answers 200 on /ok and 500 on /fail) and reports
 // arrival times on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
@@ -30,7 +30,7 @@ import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/ap
 const { values: args } = parseArgs({
   options: {
     deliveries: { type: 'string', default: '20000' }, backlog: { type: 'string', default: '100000' },
-    healthy: { type: 'string', default: '5000' }, samples: { type: 'string', default: '200' },
+    healthy: { type: 'string', default: '20000' }, samples: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '2' }, dialect: { type: 'string' }, receiver: { type: 'boolean', default: false },
   },
 });
