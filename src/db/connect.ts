@@ -43,8 +43,8 @@ function connectSqlite(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Not fatal when it fails: the main connection then checkpoints by itself, as SQLite does by default.
   const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path, (error) => {
-    // Not fatal: the main connection has taken the automatic checkpoint back.
     process.emitWarning(`background WAL checkpoints stopped: ${error.message}`);
   });
   return {

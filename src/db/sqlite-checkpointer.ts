@@ -41,9 +41,15 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(sqlite: SQLite.Database, path: string, onError: (error: Error) => void): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs: INTERVAL_MS } });
+export function startCheckpointer(sqlite: SQLite.Database, path: string, onError: (error: Error) => void): Checkpointer | null {
+  let worker: Worker;
+  try {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs: INTERVAL_MS } });
+  } catch (error) {
+    onError(error as Error); // the automatic checkpoint stays on
+    return null;
+  }
   sqlite.pragma('wal_autocheckpoint = 0');
   // The timer must not keep a process alive that has nothing else to do.
   worker.unref();
