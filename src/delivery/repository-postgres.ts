@@ -4,18 +4,7 @@
 // take the same row; the lease is written into next_attempt_at, so an
 // expired lease (a killed worker) makes the delivery due again by itself.
 import type pg from 'pg';
-import type { AttemptRecord, ClaimedDelivery, ClaimRequest, DeliveryStore } from './repository.ts';
-
-interface ClaimRow {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  attempt_count: number;
-  payload: string;
-  url: string;
-  secret_enc: string;
-}
+import { type AttemptRecord, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, toClaimed } from './repository.ts';
 
 // $1 room endpoint ids, $2 room sizes, $3 excluded ids, $4 now, $5 first-attempt cutoff,
 // $6 default per-endpoint limit, $7 overall limit, $8 lease end, $9 claim token.
@@ -79,15 +68,11 @@ export function postgresStore(pool: pg.Pool): DeliveryStore {
       const roomIds = [...r.room.keys()];
       // Named (parsed and planned once per connection): every step of its plan, generic or not, is a
       // seek on the pending index within one endpoint, so a large backlog elsewhere is never walked.
-      const { rows } = await pool.query<ClaimRow>({
+      const { rows } = await pool.query<ClaimedRow>({
         name: 'repute_delivery_claim', text: CLAIM,
         values: [roomIds, roomIds.map((id) => r.room.get(id)!), r.excluded, r.now, r.firstAttemptCutoff, r.perEndpoint, r.limit, r.leaseUntil, r.owner],
       });
-      const leaseUntil = Date.parse(r.leaseUntil);
-      return rows.map((row) => ({
-        id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type,
-        attemptCount: row.attempt_count, payload: row.payload, url: row.url, secretEnc: row.secret_enc, owner: r.owner, leaseUntil,
-      }));
+      return rows.map((row) => toClaimed(row, r));
     },
 
     async record(records: AttemptRecord[]): Promise<void> {

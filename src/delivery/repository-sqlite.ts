@@ -4,25 +4,14 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { AttemptRecord, ClaimedDelivery, ClaimRequest, DeliveryStore } from './repository.ts';
-
-interface DueRow {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  attempt_count: number;
-  payload: string;
-  url: string;
-  secret_enc: string;
-}
+import { type AttemptRecord, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, toClaimed } from './repository.ts';
 
 export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliveryStore {
   const candidates = sqlite.prepare<[string], { id: string }>(`
     SELECT e.id FROM webhook_endpoints e
     WHERE e.is_active = 1 AND EXISTS (SELECT 1 FROM webhook_deliveries d
       WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= ?)`);
-  const due = sqlite.prepare<[string, string, string, number], DueRow>(`
+  const due = sqlite.prepare<[string, string, string, number], ClaimedRow>(`
     SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, ev.payload, e.url, e.secret_enc
     FROM webhook_deliveries d
     JOIN events ev ON ev.id = d.event_id
@@ -53,11 +42,7 @@ export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliverySt
       if (room <= 0) break;
       for (const row of due.all(endpointId, r.now, r.firstAttemptCutoff, room)) {
         lease.run(r.leaseUntil, r.leaseUntil, r.owner, row.id);
-        claimed.push({
-          id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type,
-          attemptCount: row.attempt_count, payload: row.payload, url: row.url, secretEnc: row.secret_enc, owner: r.owner,
-          leaseUntil: Date.parse(r.leaseUntil),
-        });
+        claimed.push(toClaimed(row, r));
       }
     }
     return claimed;

@@ -24,6 +24,18 @@ export interface ClaimRequest {
   excluded: string[];
 }
 
+/** A claimed delivery as both stores read it: the row, its event's body and its endpoint's target. */
+export interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt_count: number;
+  payload: string;
+  url: string;
+  secret_enc: string;
+}
+
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
@@ -38,6 +50,14 @@ export interface ClaimedDelivery {
   owner: string;
   /** The lease's end (epoch ms): an attempt must not start unless it can finish before. */
   leaseUntil: number;
+}
+
+/** The worker's view of a claimed row, under the claim that took it. */
+export function toClaimed(row: ClaimedRow, claim: Pick<ClaimRequest, 'owner' | 'leaseUntil'>): ClaimedDelivery {
+  return {
+    id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type, attemptCount: row.attempt_count,
+    payload: row.payload, url: row.url, secretEnc: row.secret_enc, owner: claim.owner, leaseUntil: Date.parse(claim.leaseUntil),
+  };
 }
 
 export interface AttemptRecord {

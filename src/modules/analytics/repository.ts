@@ -1,19 +1,10 @@
 // SQL of analytics: the review_stats aggregates of a subtree summed per platform (never a scan of reviews).
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/schema.ts';
+import type { DB, ReviewStatsTable } from '../../db/schema.ts';
 import type { SubtreeScope } from '../../db/subtree-page.ts';
 
-export interface PlatformSums {
-  platform: string;
-  reviews: number;
-  rating_count: number;
-  rating_sum: number;
-  normalized_count: number;
-  normalized_sum: number;
-  recommend_count: number;
-  recommend_yes: number;
-  replied: number;
-}
+/** One platform's row: every aggregate column of review_stats, summed over the subtree's nodes. */
+export type PlatformSums = Omit<ReviewStatsTable, 'node_id'>;
 
 const SUMS = ['reviews', 'rating_count', 'rating_sum', 'normalized_count', 'normalized_sum', 'recommend_count', 'recommend_yes', 'replied'] as const;
 

@@ -1,7 +1,7 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
 import { type CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 import { subtreePageQuery, type SubtreeScope, type SubtreeShape } from '../../db/subtree-page.ts';
-import type { DB, NewReview, ReviewRow, ReviewUpdate } from '../../db/schema.ts';
+import type { DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
 import type { Keyset } from '../../http/pagination.ts';
 
 const PUBLIC_COLUMNS = [
@@ -53,16 +53,7 @@ export async function updateReview(db: Kysely<DB>, id: string, changes: ReviewUp
 }
 
 /** What one review adds to its (node, platform) aggregate; hidden reviews add nothing. */
-export interface StatsDelta {
-  reviews: number;
-  rating_count: number;
-  rating_sum: number;
-  normalized_count: number;
-  normalized_sum: number;
-  recommend_count: number;
-  recommend_yes: number;
-  replied: number;
-}
+export type StatsDelta = Omit<ReviewStatsTable, 'node_id' | 'platform'>;
 
 export function contribution(row: Pick<ReviewRow, 'is_hidden' | 'rating' | 'rating_normalized' | 'recommend' | 'owner_reply'>, sign: 1 | -1): StatsDelta {
   if (row.is_hidden) {
