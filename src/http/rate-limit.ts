@@ -2,7 +2,7 @@
 // every instance shares one window. An unreachable Redis never hangs or fails a request: the
 // instance counts in its own memory until Redis answers again (and says so in the log).
 import { Redis } from 'ioredis';
-import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { AppError } from './errors.ts';
 
 export interface WindowCount {
@@ -99,8 +99,12 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   };
 }
 
-/** preHandler that counts the request against the key's window and sets the RateLimit-* headers. */
-export function rateLimit(store: RateLimitStore, max: number, windowS: number): preHandlerHookHandler {
+/**
+ * preValidation hook that counts the request against the key's window and sets the RateLimit-*
+ * headers. It runs before validation, so a malformed request counts like any other: a client
+ * cannot send unlimited invalid requests.
+ */
+export function rateLimit(store: RateLimitStore, max: number, windowS: number): preValidationHookHandler {
   const windowMs = windowS * 1000;
   let lastWarning = 0;
   return async (request: FastifyRequest, reply: FastifyReply) => {

@@ -24,8 +24,8 @@ export function guestRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: Guest, 201: Guest, ...errorResponses(400, 409, 422, 429) },
     },
     onRequest: requireKey(ctx.principals, 'guests:write', 'guests'),
-    preValidation: normaliseEmailHook,
-    preHandler: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
+    // Counted first: a push refused by validation still uses up the key's window.
+    preValidation: [rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS), normaliseEmailHook],
   }, async (request, reply) => {
     const result = await pushGuest(deps, request.principal, toGuestPush(request.body));
     if (result.emitted) ctx.outbox.notify();

@@ -19,7 +19,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: AppContext): void {
       querystring: PageQuery, response: { 200: Page(Review), ...errorResponses(400, 429) },
     },
     onRequest,
-    preHandler: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
+    preValidation: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
   }, async (request) => listReviews(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
 
   r.get('/reviews/:id', {
