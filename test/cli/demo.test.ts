@@ -9,7 +9,8 @@ import { generateDemo } from '../../src/demo/generate.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { freshDatabase } from '../support/app.ts';
 import { createTree } from '../support/factories.ts';
-import { cliDatabaseUrl, cliEnv, freePort, repute, reputeJson, startCli } from './run.ts';
+import { cliDatabaseUrl, cliEnv, repute, reputeJson, startCli } from './run.ts';
+import { freePort } from '../support/ports.ts';
 
 const KEY = /rpt_[A-Za-z0-9_-]{43}/g;
 

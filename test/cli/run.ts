@@ -1,6 +1,5 @@
 // Runs the real `repute` executable (node bin/repute.mjs) as a child process against a test database.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { SECRET_KEY, type TestDatabase } from '../support/app.ts';
 
@@ -43,12 +42,4 @@ export async function reputeJson(args: string[], env: Record<string, string>, st
   const r = await repute(args, env, stdin);
   if (r.code !== 0) throw new Error(`repute ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout);
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

@@ -14,6 +14,7 @@ import { buildApp, fastifyOptions } from '../../src/server.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { ADMIN_TOKEN, SECRET_KEY, createTestApp, dialects, freshDatabase, testEnv, type TestApp, type TestDatabase } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
+import { freePort } from '../support/ports.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -144,14 +145,6 @@ for (const dialect of dialects) {
       await db.drop().catch(() => {});
     }
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** DATABASE_URL of a test database for another process (PostgreSQL: its schema via search_path). */

@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { eachDatabase } from '../support/each-database.ts';
 import { createTestApp, dialects } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
+import { freePort } from '../support/ports.ts';
 
 const DAY = '86400';
 const REDIS_URL = process.env.REDIS_URL;
@@ -136,20 +137,11 @@ async function silentServer(): Promise<{ port: number; close(): Promise<void> }>
   };
 }
 
-/** A loopback port where nothing listens: a Redis that is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 for (const kind of ['down', 'hung'] as const) {
   for (const dialect of dialects) {
     test(`a Redis that is ${kind} neither hangs nor fails requests: the instance counts alone [${dialect}]`, { timeout: 120_000 }, async () => {
       const silent = kind === 'hung' ? await silentServer() : null;
-      const port = silent?.port ?? (await closedPort());
+      const port = silent?.port ?? (await freePort());
       const t = await createTestApp(dialect, { env: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_S: DAY } });
       try {
         const tree = await createTree(t);
