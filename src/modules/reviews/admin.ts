@@ -14,15 +14,11 @@ export function reviewAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   r.post('/accounts/:id/reviews', { schema: { tags: ['admin'], params: IdParams, body: ReviewInput } }, async (request, reply) => {
     await requireAccount(ctx.db, request.params.id);
     const { review, created } = await upsertReview(ctx.db, request.params.id, request.body);
-    if (created) ctx.outbox.notify();
     return reply.status(created ? 201 : 200).send(review);
   });
 
-  r.put('/reviews/:id/reply', { schema: { tags: ['admin'], params: IdParams, body: ReplyInput } }, async (request) => {
-    const review = await replyToReview(ctx.db, request.params.id, request.body.text, request.body.replied_at);
-    ctx.outbox.notify();
-    return review;
-  });
+  r.put('/reviews/:id/reply', { schema: { tags: ['admin'], params: IdParams, body: ReplyInput } }, async (request) =>
+    replyToReview(ctx.db, request.params.id, request.body.text, request.body.replied_at));
 
   r.patch('/reviews/:id', { schema: { tags: ['admin'], params: IdParams, body: HideInput } }, async (request) =>
     setHidden(ctx.db, request.params.id, request.body.is_hidden));

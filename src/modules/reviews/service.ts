@@ -1,13 +1,14 @@
 // Review rules: subtree reads, the operator's upsert (with review.received and alerts), reply and hide.
 // Every write keeps review_stats current in the same transaction.
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
 import { type Principal, subtreeScope } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { isUuid, newId } from '../../lib/ids.ts';
-import { bit } from '../../lib/json.ts';
+import { bit } from '../../db/columns.ts';
 import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { moveMentions } from '../insights/repository.ts';
 import { findNode } from '../nodes/repository.ts';
@@ -76,7 +77,7 @@ export async function upsertReview(db: Kysely<DB>, accountId: string, input: Rev
 }
 
 async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const node = await findNode(trx, input.node_id);
     if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
     const now = nowIso();
@@ -103,7 +104,7 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
 }
 
 export async function replyToReview(db: Kysely<DB>, id: string, text: string, repliedAt?: string | null): Promise<Review> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const existing = isUuid(id) ? await repo.findReview(trx, id, true) : undefined;
     if (!existing) throw notFound('review');
     const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? nowIso(), updated_at: nowIso() };
@@ -117,7 +118,7 @@ export async function replyToReview(db: Kysely<DB>, id: string, text: string, re
 }
 
 export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Promise<Review> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const existing = isUuid(id) ? await repo.findReview(trx, id, true) : undefined;
     if (!existing) throw notFound('review');
     const changes = { is_hidden: bit(hidden), updated_at: nowIso() };

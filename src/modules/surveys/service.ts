@@ -1,6 +1,7 @@
 // Survey rules: what a key may see (published surveys owned in its subtree, responses given in its
 // subtree), the operator's writes, and survey.response_completed, emitted once per response ever.
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type Principal, subtreeScope } from '../../http/auth.ts';
@@ -89,7 +90,7 @@ async function requireNodeOf(db: Kysely<DB>, accountId: string, nodeId: string):
 }
 
 export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput): Promise<SurveyDetail> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireAccount(trx, accountId);
     await requireNodeOf(trx, accountId, input.node_id);
     const published = input.status === 'published';
@@ -110,7 +111,7 @@ export async function createSurvey(db: Kysely<DB>, accountId: string, input: Sur
 
 /** Publishes the survey's current definition (again, if it was published before). */
 export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<SurveyDetail> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await requireSurvey(trx, surveyId);
     const now = nowIso();
     const changes = { status: 'published', published_definition: row.definition, published_at: now, updated_at: now };
@@ -121,7 +122,7 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
 
 /** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
 export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput): Promise<ResponseCreated> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const survey = await requireSurvey(trx, surveyId);
     await requireNodeOf(trx, survey.account_id, input.node_id);
     const completed = input.status === 'completed';
@@ -155,7 +156,7 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
 
 /** Completes a started response (emitting the event); an already completed one is returned unchanged. */
 export async function completeResponse(db: Kysely<DB>, responseId: string, completedAt?: string | null): Promise<SurveyResponse> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = isUuid(responseId) ? await repo.findResponse(trx, responseId) : undefined;
     if (!row) throw notFound('response');
     const at = toIsoOrNull(completedAt) ?? nowIso();

@@ -15,9 +15,6 @@ export function webhookAdminRoutes(app: FastifyInstance, ctx: AppContext): void 
   r.get('/accounts/:id/deliveries', { schema: { tags: ['admin'], params: IdParams, querystring: DeliveryListQuery } }, async (request) =>
     accountDeliveries(ctx.db, request.params.id, request.query.status));
 
-  r.post('/deliveries/:id/retry', { schema: { tags: ['admin'], params: IdParams } }, async (request, reply) => {
-    const delivery = await retryDelivery(ctx.db, request.params.id);
-    ctx.outbox.notify();
-    return reply.status(202).send(delivery);
-  });
+  r.post('/deliveries/:id/retry', { schema: { tags: ['admin'], params: IdParams } }, async (request, reply) =>
+    reply.status(202).send(await retryDelivery(ctx.db, request.params.id)));
 }

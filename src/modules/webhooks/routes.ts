@@ -1,5 +1,5 @@
 // Public v4 routes of webhooks: account-wide endpoint management (webhooks:manage), delivery lists
-// and the test ping. Commits that queue deliveries wake the inline worker.
+// and the test ping.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
@@ -33,11 +33,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: WebhookEndpointPatch, response: { 200: WebhookEndpoint, ...errorResponses(400, 404) },
     },
     onRequest,
-  }, async (request) => {
-    const { endpoint, resumed } = await updateEndpoint(ctx.db, request.principal, request.params.id, request.body);
-    if (resumed) ctx.outbox.notify();
-    return endpoint;
-  });
+  }, async (request) => updateEndpoint(ctx.db, request.principal, request.params.id, request.body));
 
   r.delete('/webhooks/:id', {
     schema: { tags, summary: 'Delete an endpoint and its deliveries', params: IdParams, response: { 200: Deleted, ...errorResponses(404) } },
@@ -58,9 +54,5 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: WebhookDelivery, ...errorResponses(404) },
     },
     onRequest,
-  }, async (request) => {
-    const delivery = await queuePing(ctx.db, request.principal, request.params.id);
-    ctx.outbox.notify();
-    return delivery;
-  });
+  }, async (request) => queuePing(ctx.db, request.principal, request.params.id));
 }

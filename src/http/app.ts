@@ -6,12 +6,12 @@ import { Type } from 'typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
-import type { AppContext } from './context.ts';
-import { AppError, registerErrorHandling } from './http/errors.ts';
-import { validatorCompiler } from './http/validation.ts';
-import { describeResponses } from './http/openapi-responses.ts';
-import { allowedMethods, collectRoutes } from './http/route-table.ts';
-import { adminRoutes, publicRoutes } from './modules/registry.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, registerErrorHandling } from './errors.ts';
+import { validatorCompiler } from './validation.ts';
+import { describeResponses } from './openapi-responses.ts';
+import { allowedMethods, collectRoutes } from './route-table.ts';
+import { adminRoutes, publicRoutes } from '../modules/registry.ts';
 
 export const API_PREFIX = '/api/v4';
 export const ADMIN_PREFIX = '/admin/v1';
