@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
 import type { DB } from './db/schema.ts';
-import type { PrincipalCache } from './http/auth.ts';
+import type { PrincipalCache } from './access/principal-cache.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import type { OutboxSignal } from './events/signal.ts';
 

@@ -2,7 +2,7 @@
 // it under GDPR, leaving only a keyed fingerprint so that it is never repopulated.
 import { sql } from 'kysely';
 import { appendEvent } from '../../events/outbox.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { type DomainError, notFound } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { GuestDeps } from './deps.ts';
 import { toGuestDetail } from './map.ts';
@@ -11,9 +11,9 @@ import * as repo from './repository.ts';
 import type { Erased, GuestDetail } from './schemas.ts';
 import { normaliseEmail } from './validate.ts';
 
-async function guestNotFound(deps: GuestDeps, propertyId: string, email: string): Promise<AppError> {
+async function guestNotFound(deps: GuestDeps, propertyId: string, email: string): Promise<DomainError> {
   const erasedAt = await repo.findErasure(deps.db, propertyId, deps.fingerprint(propertyId, email));
-  return erasedAt ? new AppError(404, `guest not found: it was erased under GDPR at ${erasedAt}`) : notFound('guest');
+  return erasedAt ? notFound('guest', `guest not found: it was erased under GDPR at ${erasedAt}`) : notFound('guest');
 }
 
 export async function showGuest(deps: GuestDeps, accountId: string, propertyId: string, rawEmail: string): Promise<GuestDetail> {

@@ -2,7 +2,7 @@
 // inside the key's subtree. Every failure is a 422 saying which rule was broken.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { Principal } from '../../http/auth.ts';
+import type { Principal } from '../../access/principal.ts';
 import { AppError } from '../../http/errors.ts';
 import { PROPERTY } from '../nodes/service.ts';
 import { findNodeType } from './repository.ts';

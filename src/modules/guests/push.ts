@@ -1,7 +1,7 @@
 // POST /guests: one transaction upserts the guest on (property, e-mail) and the stay on
 // (property, external_id), refuses erased guests (409), records consent and appends guest.created /
 // guest.unsubscribed to the outbox. The statements themselves are in push-repository.ts.
-import type { Principal } from '../../http/auth.ts';
+import type { Principal } from '../../access/principal.ts';
 import { AppError } from '../../http/errors.ts';
 import { appendEvents, type NewEvent } from '../../events/outbox.ts';
 import type { GuestRow, ReservationRow } from '../../db/schema.ts';

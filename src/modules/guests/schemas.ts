@@ -1,7 +1,7 @@
 // TypeBox schemas of guests: the public push body and answer (GuestPushInput, Guest, Reservation)
 // and the operator's guest view and erase/unsubscribe bodies.
 import { Type, type Static } from 'typebox';
-import { DateTime, Uuid } from '../../http/schemas.ts';
+import { DateTime, NullableDateTime, NullableString, Uuid } from '../../http/schemas.ts';
 
 export const STATUSES = ['booked', 'arrived', 'checked_out', 'cancelled', 'no_show'] as const;
 export type StayStatus = (typeof STATUSES)[number];
@@ -55,21 +55,16 @@ export const GuestPushInput = Type.Object({
 }, { additionalProperties: false });
 export type GuestPushInput = Static<typeof GuestPushInput>;
 
-// Response fields: nullable as a type list (not anyOf), which the response serialiser writes
-// without trying each branch.
-const Text = Type.Unsafe<string | null>({ type: ['string', 'null'] });
-const Time = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
-
 const reservationFields = {
   id: Uuid,
   external_id: Type.String(),
   status: Type.String(),
-  raw_status: Text,
-  check_in: Time,
-  check_out: Time,
-  checked_in_at: Time,
-  checked_out_at: Time,
-  channel: Text,
+  raw_status: NullableString,
+  check_in: NullableDateTime,
+  check_out: NullableDateTime,
+  checked_in_at: NullableDateTime,
+  checked_out_at: NullableDateTime,
+  channel: NullableString,
   created_at: DateTime,
   updated_at: DateTime,
 };
@@ -81,13 +76,13 @@ const guestFields = {
   id: Uuid,
   property_id: Uuid,
   source: Type.String(),
-  email: Text,
-  salutation: Text,
-  first_name: Text,
-  last_name: Text,
-  phone: Text,
-  country_code: Text,
-  language_code: Text,
+  email: NullableString,
+  salutation: NullableString,
+  first_name: NullableString,
+  last_name: NullableString,
+  phone: NullableString,
+  country_code: NullableString,
+  language_code: NullableString,
   created_at: DateTime,
   updated_at: DateTime,
 };
