@@ -48,6 +48,7 @@ export function whereNodeFilter<Q extends { where: (...args: any[]) => Q }>(quer
 }
 
 // The builder's table and row types vary per caller; only the keyset columns matter here.
+// biome-ignore lint/suspicious/noExplicitAny: the table set is the caller's; no narrower type accepts every caller's
 type AnyQuery<O> = SelectQueryBuilder<DB, any, O>;
 type Base<O> = (filter: NodeFilter) => AnyQuery<O>;
 

@@ -43,12 +43,12 @@ export const normaliseEmailHook: preValidationHookHandler = async (request) => {
   }
 };
 
-const emailFormat = (fullFormats as unknown as Record<string, RegExp>)['email']!;
+const emailFormat = (fullFormats as unknown as Record<string, RegExp>).email!;
 /** The same check the schema's format: "email" and maxLength make (for the CLI). */
 export const isValidEmail = (email: string): boolean => email.length <= 320 && emailFormat.test(email);
 
 const dateTime = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>)['date-time']!.validate;
-const dateOnly = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>)['date']!.validate;
+const dateOnly = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>).date!.validate;
 const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** ISO 8601 date → midnight UTC; date-time with offset → UTC with milliseconds; anything else is a 400. */

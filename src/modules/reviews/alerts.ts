@@ -57,5 +57,5 @@ export function ruleMatches(rule: AlertRule, review: Pick<ReviewRow, 'rating' | 
   const text = `${review.title ?? ''}\n${review.text ?? ''}`.toLowerCase();
   return (rule.max_rating !== null && review.rating !== null && review.rating <= rule.max_rating) ||
     (rule.sentiments !== null && review.sentiment !== null && rule.sentiments.includes(review.sentiment)) ||
-    (rule.keywords !== null && rule.keywords.some((k) => text.includes(k.toLowerCase())));
+    (rule.keywords?.some((k) => text.includes(k.toLowerCase())) ?? false);
 }
