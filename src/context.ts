@@ -6,10 +6,11 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
 import type { DB } from './db/schema.ts';
-import { PrincipalCache } from './http/auth.ts';
 import { memoryStore, redisStore, type RateLimitStore } from './http/rate-limit.ts';
+import type { PrincipalCache } from './access/principal-cache.ts';
 import { type Fingerprinter, fingerprinter } from './lib/fingerprint.ts';
 import { TtlCache } from './lib/ttl-cache.ts';
+import { principalCache } from './modules/keys/service.ts';
 import { type Stores, storesFor } from './stores.ts';
 
 /** What services need: the CLI builds this much, the HTTP server the whole AppContext. */
@@ -44,7 +45,7 @@ export function createServiceContext(config: Config, database: Database): Servic
 export function createContext(config: Config, database: Database): Omit<AppContext, 'log'> {
   return {
     ...createServiceContext(config, database),
-    principals: new PrincipalCache(database.db),
+    principals: principalCache(database.db),
     rateLimits: config.redisUrl ? redisStore(config.redisUrl) : memoryStore(),
   };
 }

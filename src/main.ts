@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError } from './config.ts';
 import { AppError } from './http/errors.ts';
+import { DomainError } from './lib/errors.ts';
 import { commands } from './cli/commands.ts';
 
 const program = new Command('repute')
@@ -11,7 +12,7 @@ for (const register of commands) register(program);
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`configuration: ${error.message}`);
-  else if (error instanceof AppError) console.error(`error: ${error.message}`);
+  else if (error instanceof AppError || error instanceof DomainError) console.error(`error: ${error.message}`);
   else console.error(error);
   process.exit(1);
 });

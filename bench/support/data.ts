@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { v7 } from 'uuid';
 import type { Database } from '../../src/db/connect.ts';
-import { hashKey } from '../../src/modules/keys/service.ts';
+import { hashKey } from '../../src/access/api-key.ts';
 import { contribution, type StatsDelta } from '../../src/modules/reviews/repository.ts';
 
 export const PLATFORMS = ['google', 'booking', 'tripadvisor', 'expedia'] as const;

@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { AccountInput } from '../modules/accounts/schemas.ts';
 import { createAccount, toAccount } from '../modules/accounts/service.ts';
-import { FEATURES } from '../http/auth.ts';
+import { FEATURES } from '../access/scopes.ts';
 import { AppError } from '../http/errors.ts';
 import { commaList, printJson, validate, withDatabase } from './support.ts';
 

@@ -1,7 +1,7 @@
 // `repute keys create` and `repute keys revoke`: API keys bound to a node with scopes.
 import type { Command } from 'commander';
-import { requireAccount } from '../modules/accounts/service.ts';
-import { SCOPES, createKey, revokeKey } from '../modules/keys/service.ts';
+import { SCOPES } from '../access/scopes.ts';
+import { createKey, revokeKey } from '../modules/keys/service.ts';
 import { commaList, printJson, withDatabase } from './support.ts';
 
 export function registerKeys(program: Command): void {
@@ -15,7 +15,6 @@ export function registerKeys(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ repute keys create --account $ACCOUNT --node $ROOT --scopes reviews:read,analytics:read --name "BI export"')
     .action(async (options: { account: string; node: string; scopes: string[]; name?: string }) => {
       await withDatabase(async (database) => {
-        await requireAccount(database.db, options.account);
         if (options.scopes.length === 0) throw new Error('--scopes needs at least one scope');
         const created = await createKey(database.db, options.account, { node_id: options.node, scopes: options.scopes, name: options.name ?? null });
         printJson(created);

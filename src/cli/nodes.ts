@@ -1,6 +1,5 @@
 // `repute nodes create`: a node of an account's hierarchy (the root first, then regions, properties…).
 import type { Command } from 'commander';
-import { requireAccount } from '../modules/accounts/service.ts';
 import { NodeInput } from '../modules/nodes/schemas.ts';
 import { createNode, toNode } from '../modules/nodes/service.ts';
 import { printJson, validate, withDatabase } from './support.ts';
@@ -20,7 +19,6 @@ export function registerNodes(program: Command): void {
     ].join('\n'))
     .action(async (options: { account: string; name: string; type: string; parent?: string }) => {
       await withDatabase(async (database) => {
-        await requireAccount(database.db, options.account);
         const input = validate<NodeInput>(NodeInput, { name: options.name, type: options.type, parent_id: options.parent ?? null });
         printJson(toNode(await createNode(database.db, options.account, input)));
       }, { parent_id: '--parent' });

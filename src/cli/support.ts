@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { connect, type Database } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError, describeValidation } from '../http/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import { validatorCompiler } from '../http/validation.ts';
 
 /**
@@ -21,15 +22,16 @@ export async function withDatabase<T>(fn: (database: Database, config: Config) =
   } catch (error) {
     const failure = oneLine(error);
     if (failure instanceof AppError) throw new AppError(failure.status, renameFields(failure.message, names));
+    if (failure instanceof DomainError) throw new DomainError(failure.kind, renameFields(failure.message, names), failure.code);
     throw failure;
   } finally {
     await database?.destroy();
   }
 }
 
-/** AppError and ConfigError pass as they are; anything else becomes an AppError with a one-line message. */
+/** AppError, DomainError and ConfigError pass as they are; anything else becomes an AppError with a one-line message. */
 export function oneLine(error: unknown): Error {
-  if (error instanceof AppError || error instanceof ConfigError) return error;
+  if (error instanceof AppError || error instanceof DomainError || error instanceof ConfigError) return error;
   const e = error as { message?: string; code?: string; errors?: Array<{ message?: string }> };
   // Connection failures arrive as AggregateError with an empty message; the first cause says it.
   const message = e?.message || e?.errors?.[0]?.message || e?.code || String(error);

@@ -1,5 +1,7 @@
-// One error type for the whole service and the one handler that turns any error into { "error": "…" }.
+// The HTTP error type (for the plumbing's own answers: auth, rate limit) and the one handler that turns
+// any error, a domain error of a service included, into a status and { "error": "…" }.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError, type ErrorKind } from '../lib/errors.ts';
 
 export class AppError extends Error {
   constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
@@ -7,7 +9,13 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what = 'resource'): AppError => new AppError(404, `${what} not found`);
+/** The status of each kind of domain error. */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400, unauthenticated: 401, 'not-found': 404, conflict: 409, unprocessable: 422,
+};
+
+/** A domain error as the HTTP error it answers with. */
+export const fromDomain = (error: DomainError): AppError => new AppError(STATUS[error.kind], error.message);
 
 interface AjvError {
   instancePath: string;
@@ -71,7 +79,8 @@ export function describeValidation(context: string, errors: AjvError[]): string 
 export type AllowedMethods = (path: string) => string[] | null;
 
 export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
+    const error = thrown instanceof DomainError ? fromDomain(thrown) : thrown;
     if (error instanceof AppError) {
       return reply.status(error.status).headers(error.headers).send({ error: error.message });
     }

@@ -1,11 +1,7 @@
 // Opaque keyset cursors: base64url of [sort value, id]. Every list pages newest first on (time, id).
-import { AppError } from './errors.ts';
+import type { Keyset } from '../db/keyset.ts';
 import { isUuid } from '../lib/ids.ts';
-
-export interface Keyset {
-  time: string;
-  id: string;
-}
+import { AppError } from './errors.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -5,6 +5,18 @@ export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** A body field that may be left out or sent as null. */
+export const OptionalNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** A string of 1 to maxLength characters. */
+export const NonEmptyString = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+
+// Nullable answer fields as a type list (not anyOf): the response serialiser writes them without
+// validating each value against every branch (the hot paths: GET /reviews, POST /guests).
+export const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+export const NullableNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+export const NullableDateTime = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
+
 export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every non-2xx answer' });
 
 /** Path ids are declared as plain strings: a value that is not a UUID answers 404, not 400. */

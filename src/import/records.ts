@@ -2,14 +2,13 @@
 // recommendations): the same rules and events as the admin API, one transaction per record.
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import { createMention, createRecommendation, createTopic } from '../modules/insights/service.ts';
 import type { MentionInput, RecommendationInput, TopicInput } from '../modules/insights/schemas.ts';
 import { isDataError } from '../modules/reviews/bulk.ts';
-import { findReview, findReviewByIdentity } from '../modules/reviews/repository.ts';
-import { findSurvey } from '../modules/surveys/repository.ts';
+import { findAccountReview } from '../modules/reviews/service.ts';
 import type { ResponseInput, SurveyInput } from '../modules/surveys/schemas.ts';
-import { createResponse, createSurvey } from '../modules/surveys/service.ts';
+import { createResponse, createSurvey, findAccountSurvey } from '../modules/surveys/service.ts';
 import { LineError, type ParsedLine, REF_FIELDS, validateBody } from './format.ts';
 
 /** What `ref` names the file has defined so far: kind → name → { id, line }. */
@@ -29,7 +28,7 @@ export async function importRecord(db: Kysely<DB>, refs: Refs, line: ParsedLine,
     const id = await create(db, line);
     if (line.ref !== null && id !== null) refs[line.type as 'survey' | 'topic'].set(line.ref, { id, line: lineNo });
   } catch (error) {
-    if (error instanceof AppError) throw new LineError(error.message);
+    if (error instanceof DomainError) throw new LineError(error.message);
     if (isDataError(error)) throw new LineError(`the database refused the record: ${(error as Error).message}`);
     throw error;
   }
@@ -55,16 +54,16 @@ async function create(db: Kysely<DB>, line: ParsedLine): Promise<string | null> 
       return (await createTopic(db, accountId, validateBody<TopicInput>('topic', line.body))).id;
     case 'response': {
       const body = validateBody<ResponseInput>('response', line.body);
-      const survey = await findSurvey(db, line.surveyId!);
-      if (!survey || survey.account_id !== accountId) throw new LineError('survey_id must be a survey of this account');
+      const survey = await findAccountSurvey(db, accountId!, line.surveyId!);
+      if (!survey) throw new LineError('survey_id must be a survey of this account');
       await createResponse(db, survey.id, body);
       return null;
     }
     case 'mention': {
       const body = validateBody<MentionInput>('mention', line.body);
       const key = line.review!;
-      const review = 'id' in key ? await findReview(db, key.id) : await findReviewByIdentity(db, accountId!, key.platform, key.external_id);
-      if (!review || review.account_id !== accountId) {
+      const review = await findAccountReview(db, accountId!, key);
+      if (!review) {
         throw new LineError('id' in key ? 'review_id must be a review of this account'
           : `review ${JSON.stringify(key)} is not a review of this account`);
       }

@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Database } from '../db/connect.ts';
-import { AppError } from '../http/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import { requireAccount } from '../modules/accounts/service.ts';
 import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
 import { storesFor } from '../stores.ts';
@@ -58,7 +58,7 @@ export async function importNdjson(database: Database, input: Readable, options:
     let known = accounts.get(id);
     if (known === undefined) {
       known = await requireAccount(database.db, id).then(() => true, (error: unknown) => {
-        if (error instanceof AppError) return false;
+        if (error instanceof DomainError) return false;
         throw error;
       });
       accounts.set(id, known);

@@ -2,7 +2,7 @@
 // Averages and rates are rounded half away from zero to one decimal; null where nothing is counted.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { type Principal, subtreeScope } from '../../http/auth.ts';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
 import { sumStatsByPlatform } from './repository.ts';
 import type { AnalyticsScores } from './schemas.ts';
 

@@ -7,8 +7,8 @@ import countries from 'i18n-iso-countries';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { preValidationHookHandler } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { AppError } from '../../http/errors.ts';
-import { DateTime, Uuid } from '../../http/schemas.ts';
+import { DateTime, NullableDateTime, NullableString, Uuid } from '../../http/schemas.ts';
+import { invalid } from '../../lib/errors.ts';
 
 export const STATUSES = ['booked', 'arrived', 'checked_out', 'cancelled', 'no_show'] as const;
 export type StayStatus = (typeof STATUSES)[number];
@@ -62,21 +62,16 @@ export const GuestPushInput = Type.Object({
 }, { additionalProperties: false });
 export type GuestPushInput = Static<typeof GuestPushInput>;
 
-// Response fields: nullable as a type list (not anyOf), which the response serialiser writes
-// without trying each branch.
-const Text = Type.Unsafe<string | null>({ type: ['string', 'null'] });
-const Time = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
-
 const reservationFields = {
   id: Uuid,
   external_id: Type.String(),
   status: Type.String(),
-  raw_status: Text,
-  check_in: Time,
-  check_out: Time,
-  checked_in_at: Time,
-  checked_out_at: Time,
-  channel: Text,
+  raw_status: NullableString,
+  check_in: NullableDateTime,
+  check_out: NullableDateTime,
+  checked_in_at: NullableDateTime,
+  checked_out_at: NullableDateTime,
+  channel: NullableString,
   created_at: DateTime,
   updated_at: DateTime,
 };
@@ -88,13 +83,13 @@ const guestFields = {
   id: Uuid,
   property_id: Uuid,
   source: Type.String(),
-  email: Text,
-  salutation: Text,
-  first_name: Text,
-  last_name: Text,
-  phone: Text,
-  country_code: Text,
-  language_code: Text,
+  email: NullableString,
+  salutation: NullableString,
+  first_name: NullableString,
+  last_name: NullableString,
+  phone: NullableString,
+  country_code: NullableString,
+  language_code: NullableString,
   created_at: DateTime,
   updated_at: DateTime,
 };
@@ -172,12 +167,12 @@ export const normaliseEmailHook: preValidationHookHandler = async (request) => {
   }
 };
 
-const emailFormat = (fullFormats as unknown as Record<string, RegExp>)['email']!;
+const emailFormat = (fullFormats as unknown as Record<string, RegExp>).email!;
 /** The same check the schema's format: "email" and maxLength make (for the CLI). */
 export const isValidEmail = (email: string): boolean => email.length <= 320 && emailFormat.test(email);
 
 const dateTime = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>)['date-time']!.validate;
-const dateOnly = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>)['date']!.validate;
+const dateOnly = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>).date!.validate;
 const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** ISO 8601 date → midnight UTC; date-time with offset → UTC with milliseconds; anything else is a 400. */
@@ -189,7 +184,7 @@ export function normaliseDate(field: string, value: string): string {
     iso = Number.isNaN(date.getTime()) ? null : date.toISOString();
   }
   if (iso === null || !STORED.test(iso)) {
-    throw new AppError(400, `${field} must be an ISO 8601 date (2026-11-22) or date-time with a UTC offset (2026-11-22T14:00:00+01:00), got "${value}"`);
+    throw invalid(`${field} must be an ISO 8601 date (2026-11-22) or date-time with a UTC offset (2026-11-22T14:00:00+01:00), got "${value}"`);
   }
   return iso;
 }
@@ -197,8 +192,8 @@ export function normaliseDate(field: string, value: string): string {
 function customFieldsJson(field: string, value: Record<string, string | number | boolean> | undefined): string | null {
   if (value === undefined) return null;
   for (const [key, v] of Object.entries(value)) {
-    if (key.length < 1 || key.length > 100) throw new AppError(400, `${field} keys must be 1 to 100 characters, got "${key.slice(0, 120)}"`);
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new AppError(400, `${field}.${key} must be a finite number`);
+    if (key.length < 1 || key.length > 100) throw invalid(`${field} keys must be 1 to 100 characters, got "${key.slice(0, 120)}"`);
+    if (typeof v === 'number' && !Number.isFinite(v)) throw invalid(`${field}.${key} must be a finite number`);
   }
   return JSON.stringify(value);
 }
@@ -206,7 +201,7 @@ function customFieldsJson(field: string, value: Record<string, string | number |
 function countryCode(value: string): string {
   const upper = value.toUpperCase();
   if (!/^[A-Z]{2}$/.test(upper) || !countries.isValid(upper)) {
-    throw new AppError(400, `body.country_code must be an ISO 3166-1 alpha-2 country code such as DE or US, got "${value}"`);
+    throw invalid(`body.country_code must be an ISO 3166-1 alpha-2 country code such as DE or US, got "${value}"`);
   }
   return upper;
 }
@@ -225,7 +220,7 @@ function stayPush(input: ReservationInput): StayPush {
     fields[name] = value !== null && (DATE_FIELDS as readonly string[]).includes(name) ? normaliseDate(`body.reservation.${name}`, value) : value;
   }
   if (fields.check_in && fields.check_out && fields.check_out < fields.check_in) {
-    throw new AppError(400, `body.reservation.check_out must not be before check_in (${fields.check_out} < ${fields.check_in})`);
+    throw invalid(`body.reservation.check_out must not be before check_in (${fields.check_out} < ${fields.check_in})`);
   }
   return {
     externalId: input.external_id,

@@ -6,8 +6,8 @@ import type { Kysely } from 'kysely';
 import type { DB, GuestRow, ReservationRow } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { appendEvent, type NewEvent } from '../../events/outbox.ts';
-import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import type { Principal } from '../../access/principal.ts';
+import { conflict, type DomainError, invalid, notFound, unprocessable } from '../../lib/errors.ts';
 import type { Fingerprinter } from '../../lib/fingerprint.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -80,14 +80,14 @@ async function nodeType(ctx: GuestContext, nodeId: string): Promise<string | nul
 async function resolveProperty(ctx: GuestContext, principal: Principal, requested: string | null): Promise<string> {
   if (requested === null) {
     if (principal.nodeType === PROPERTY) return principal.nodeId;
-    throw new AppError(422, 'property_id is required: the key is bound to a group node, so name the property the guest belongs to');
+    throw unprocessable('property_id is required: the key is bound to a group node, so name the property the guest belongs to');
   }
   if (!principal.inSubtree(requested)) {
-    throw new AppError(422, `property_id ${requested} is not within the key's scope: it must be a property at or below the key's node`);
+    throw unprocessable(`property_id ${requested} is not within the key's scope: it must be a property at or below the key's node`);
   }
   const type = requested === principal.nodeId ? principal.nodeType : await nodeType(ctx, requested);
   if (type !== PROPERTY) {
-    throw new AppError(422, `property_id ${requested} is a ${type ?? 'unknown'} node, not a property: guests belong to property (leaf) nodes`);
+    throw unprocessable(`property_id ${requested} is a ${type ?? 'unknown'} node, not a property: guests belong to property (leaf) nodes`);
   }
   return requested;
 }
@@ -95,8 +95,8 @@ async function resolveProperty(ctx: GuestContext, principal: Principal, requeste
 /** For the operator plane: the property must be a property node of the account, else 400. */
 async function requireAccountProperty(db: Kysely<DB>, accountId: string, propertyId: string): Promise<void> {
   const row = await repo.findNodeType(db, propertyId);
-  if (!row || row.account_id !== accountId) throw new AppError(400, 'property_id must be a node of this account');
-  if (row.type !== PROPERTY) throw new AppError(400, `property_id is a ${row.type} node, not a property`);
+  if (!row || row.account_id !== accountId) throw invalid('property_id must be a node of this account');
+  if (row.type !== PROPERTY) throw invalid(`property_id is a ${row.type} node, not a property`);
 }
 
 // ---- the push -----------------------------------------------------------------------------------
@@ -106,8 +106,8 @@ export interface PushResult {
   created: boolean;
 }
 
-export const erasedError = (): AppError =>
-  new AppError(409, 'this guest was erased under GDPR at this property and cannot be pushed again');
+export const erasedError = (): DomainError =>
+  conflict('this guest was erased under GDPR at this property and cannot be pushed again');
 
 function newGuestRow(accountId: string, propertyId: string, push: GuestPush, now: string): GuestRow {
   return {
@@ -134,7 +134,7 @@ function newStayRow(accountId: string, propertyId: string, guestId: string, stay
 /** A stay's dates are checked after the merge too: a push may send check_out alone. */
 function checkStayDates(row: ReservationRow): void {
   if (row.check_in !== null && row.check_out !== null && row.check_out < row.check_in) {
-    throw new AppError(400, `body.reservation.check_out must not be before check_in (${row.check_out} < stored ${row.check_in})`);
+    throw invalid(`body.reservation.check_out must not be before check_in (${row.check_out} < stored ${row.check_in})`);
   }
 }
 
@@ -173,9 +173,9 @@ export async function pushGuest(ctx: GuestContext, principal: Principal, push: G
 
 // ---- the operator's tools ------------------------------------------------------------------------
 
-async function guestNotFound(ctx: GuestContext, propertyId: string, email: string): Promise<AppError> {
+async function guestNotFound(ctx: GuestContext, propertyId: string, email: string): Promise<DomainError> {
   const erasedAt = await repo.findErasure(ctx.db, propertyId, ctx.fingerprint(propertyId, email));
-  return erasedAt ? new AppError(404, `guest not found: it was erased under GDPR at ${erasedAt}`) : notFound('guest');
+  return erasedAt ? notFound('guest', `guest not found: it was erased under GDPR at ${erasedAt}`) : notFound('guest');
 }
 
 export async function showGuest(ctx: GuestContext, accountId: string, propertyId: string, rawEmail: string): Promise<GuestDetail> {

@@ -1,14 +1,15 @@
 // Insight rules: recommendations are account-wide, mentions follow their review's subtree and hidden
 // flag, topics are global or the account's own; and the operator's creates.
 import type { Kysely } from 'kysely';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
+import type { Keyset } from '../../db/keyset.ts';
 import type { DB, RecommendationRow, TopicRow } from '../../db/schema.ts';
-import { type Principal, subtreeScope } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
+import { type PageOf, toPage } from '../../http/pagination.ts';
+import { invalid } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
 import { nowIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { findReview } from '../reviews/repository.ts';
+import { requireReview } from '../reviews/service.ts';
 import * as repo from './repository.ts';
 import type { Mention, MentionInput, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
 
@@ -48,7 +49,7 @@ export async function listTopics(db: Kysely<DB>, principal: Principal): Promise<
 async function requireReadableTopic(db: Kysely<DB>, accountId: string | null, id: string, field: string): Promise<TopicRow> {
   const topic = await repo.findTopic(db, id);
   if (!topic || (topic.account_id !== null && topic.account_id !== accountId)) {
-    throw new AppError(400, `body.${field} must be ${accountId === null ? 'a global topic' : 'a topic readable by this account (global or its own)'}`);
+    throw invalid(`body.${field} must be ${accountId === null ? 'a global topic' : 'a topic readable by this account (global or its own)'}`);
   }
   return topic;
 }
@@ -70,8 +71,7 @@ export async function createTopic(db: Kysely<DB>, accountId: string | null, inpu
 /** A mention of a topic in a review; it takes the review's account and node. */
 export async function createMention(db: Kysely<DB>, reviewId: string, input: MentionInput): Promise<Mention> {
   return db.transaction().execute(async (trx) => {
-    const review = isUuid(reviewId) ? await findReview(trx, reviewId) : undefined;
-    if (!review) throw notFound('review');
+    const review = await requireReview(trx, reviewId);
     await requireReadableTopic(trx, review.account_id, input.canonical_label_id, 'canonical_label_id');
     const row = {
       id: newId(), account_id: review.account_id, review_id: review.id, node_id: review.node_id,

@@ -1,12 +1,10 @@
 // GET /whoami: what the presented key resolves to.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { requireKey } from '../../http/auth.ts';
-import { Uuid, errorResponses } from '../../http/schemas.ts';
-
-const WhoAmI = Type.Object({ account_id: Uuid, node_id: Uuid, scopes: Type.Array(Type.String()) }, { $id: 'WhoAmI' });
+import { errorResponses } from '../../http/schemas.ts';
+import { WhoAmI } from './schemas.ts';
 
 export function whoamiRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/whoami', {

@@ -9,6 +9,10 @@ export async function findNode(db: Kysely<DB>, id: string): Promise<NodeRow | un
   return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function findRootNode(db: Kysely<DB>, accountId: string): Promise<Pick<NodeRow, 'id'> | undefined> {
+  return db.selectFrom('nodes').select('id').where('account_id', '=', accountId).where('parent_id', 'is', null).executeTakeFirst();
+}
+
 export async function listSubtree(db: Kysely<DB>, path: string): Promise<NodeRow[]> {
   return db.selectFrom('nodes').selectAll()
     .where('path', '>=', path).where('path', '<', rangeEnd(path))

@@ -9,9 +9,8 @@ import { inTransaction } from '../../db/transaction.ts';
 import { appendEvents, type NewEvent } from '../../events/outbox.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
-import { moveMentions } from '../insights/repository.ts';
 import { ruleMatches, toAlertRule } from './alerts.ts';
-import { applyStatsMany, contribution, type Planned, type ReviewBulkStore, type StatsDelta } from './repository.ts';
+import { applyStatsMany, contribution, moveNodeCopies, type Planned, type ReviewBulkStore, type StatsDelta } from './repository.ts';
 import type { ReviewInput } from './schemas.ts';
 import { reviewFields, toReview } from './service.ts';
 
@@ -64,8 +63,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
         outcomes[w.index] = { status: w.old ? 'updated' : 'created', id: w.row.id };
         if (w.old) addStats(stats, w.old, -1);
         else created.push(w.row);
-        // Mentions carry a copy of their review's node (as in upsertReview): keep it in step.
-        if (w.old && w.old.node_id !== w.row.node_id) await moveMentions(trx, w.row.id, w.row.node_id);
+        if (w.old && w.old.node_id !== w.row.node_id) await moveNodeCopies(trx, w.row.id, w.row.node_id);
         addStats(stats, w.row, 1);
       }
       run = [];

@@ -2,16 +2,17 @@
 // subtree), the operator's writes, and survey.response_completed, emitted once per response ever.
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/transaction.ts';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
+import type { Keyset } from '../../db/keyset.ts';
 import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
-import { type Principal, subtreeScope } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
+import { type PageOf, toPage } from '../../http/pagination.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
+import { lookup, newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { findNode } from '../nodes/repository.ts';
+import { requireAccountNode } from '../nodes/service.ts';
 import * as repo from './repository.ts';
 import type { ResponseCreated, ResponseInput, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
 
@@ -50,7 +51,7 @@ export async function listSurveys(db: Kysely<DB>, principal: Principal, after: K
 
 /** A published survey of the key's account whose owner node is in the key's subtree, or 404. */
 async function visibleSurvey(db: Kysely<DB>, principal: Principal, id: string): Promise<SurveyRow> {
-  const row = isUuid(id) ? await repo.findSurvey(db, id) : undefined;
+  const row = await lookup(id, (uuid) => repo.findSurvey(db, uuid));
   if (!row || row.account_id !== principal.accountId || row.status !== 'published' || !principal.inSubtree(row.node_id)) {
     throw notFound('survey');
   }
@@ -71,7 +72,7 @@ export async function listResponses(
 
 export async function listResponseAnswers(db: Kysely<DB>, principal: Principal, surveyId: string, responseId: string): Promise<SurveyAnswer[]> {
   const survey = await visibleSurvey(db, principal, surveyId);
-  const response = isUuid(responseId) ? await repo.findResponse(db, responseId) : undefined;
+  const response = await lookup(responseId, (uuid) => repo.findResponse(db, uuid));
   if (!response || response.survey_id !== survey.id || !principal.inSubtree(response.node_id)) throw notFound('response');
   return (await repo.listAnswers(db, response.id)).map(toAnswer);
 }
@@ -79,22 +80,23 @@ export async function listResponseAnswers(db: Kysely<DB>, principal: Principal, 
 // ---- operator writes (admin API, importer, demo) ----
 
 async function requireSurvey(db: Kysely<DB>, id: string): Promise<SurveyRow> {
-  const row = isUuid(id) ? await repo.findSurvey(db, id) : undefined;
+  const row = await lookup(id, (uuid) => repo.findSurvey(db, uuid));
   if (!row) throw notFound('survey');
   return row;
 }
 
-async function requireNodeOf(db: Kysely<DB>, accountId: string, nodeId: string): Promise<void> {
-  const node = await findNode(db, nodeId);
-  if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
+/** The account's survey by id; undefined when the account has none such. */
+export async function findAccountSurvey(db: Kysely<DB>, accountId: string, id: string): Promise<SurveyRow | undefined> {
+  const row = await lookup(id, (uuid) => repo.findSurvey(db, uuid));
+  return row?.account_id === accountId ? row : undefined;
 }
 
 export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput): Promise<SurveyDetail> {
   return inTransaction(db, async (trx) => {
     await requireAccount(trx, accountId);
-    await requireNodeOf(trx, accountId, input.node_id);
+    await requireAccountNode(trx, accountId, input.node_id);
     const published = input.status === 'published';
-    if (!published && input.published_at != null) throw new AppError(400, 'body.published_at must be null unless status is published');
+    if (!published && input.published_at != null) throw invalid('body.published_at must be null unless status is published');
     const now = nowIso();
     const definition = JSON.stringify(input.definition);
     const row: SurveyRow = {
@@ -124,9 +126,9 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
 export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput): Promise<ResponseCreated> {
   return inTransaction(db, async (trx) => {
     const survey = await requireSurvey(trx, surveyId);
-    await requireNodeOf(trx, survey.account_id, input.node_id);
+    await requireAccountNode(trx, survey.account_id, input.node_id);
     const completed = input.status === 'completed';
-    if (!completed && input.completed_at != null) throw new AppError(400, 'body.completed_at must be null unless status is completed');
+    if (!completed && input.completed_at != null) throw invalid('body.completed_at must be null unless status is completed');
     const now = nowIso();
     const startedAt = toIsoOrNull(input.started_at) ?? now;
     const row: SurveyResponseRow = {
@@ -157,7 +159,7 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
 /** Completes a started response (emitting the event); an already completed one is returned unchanged. */
 export async function completeResponse(db: Kysely<DB>, responseId: string, completedAt?: string | null): Promise<SurveyResponse> {
   return inTransaction(db, async (trx) => {
-    const row = isUuid(responseId) ? await repo.findResponse(trx, responseId) : undefined;
+    const row = await lookup(responseId, (uuid) => repo.findResponse(trx, uuid));
     if (!row) throw notFound('response');
     const at = toIsoOrNull(completedAt) ?? nowIso();
     if (!(await repo.markCompleted(trx, row.id, at))) {

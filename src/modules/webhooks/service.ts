@@ -3,11 +3,11 @@
 import type { Kysely } from 'kysely';
 import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
 import type { DB, WebhookDeliveryRow } from '../../db/schema.ts';
-import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import type { Principal } from '../../access/principal.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { newSecret } from '../../delivery/signer.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
+import { conflict, invalid, notFound, unauthenticated } from '../../lib/errors.ts';
+import { lookup, newId } from '../../lib/ids.ts';
 import { bit } from '../../db/columns.ts';
 import { seal } from '../../lib/secret-box.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -44,7 +44,7 @@ function checkUrl(url: string): string {
     parsed = null;
   }
   if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
-    throw new AppError(400, 'body.url must be an absolute http or https URL');
+    throw invalid('body.url must be an absolute http or https URL');
   }
   return url;
 }
@@ -53,7 +53,7 @@ const uniqueEvents = (events: readonly string[]) => JSON.stringify([...new Set(e
 
 /** The principal's endpoint, or 404 (unknown, malformed id or another account's). */
 async function ownEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<repo.EndpointPublicRow> {
-  const row = isUuid(id) ? await repo.findEndpoint(db, id) : undefined;
+  const row = await lookup(id, (uuid) => repo.findEndpoint(db, uuid));
   if (!row || row.account_id !== principal.accountId) throw notFound('webhook endpoint');
   return row;
 }
@@ -67,10 +67,10 @@ export async function createEndpoint(db: Kysely<DB>, settings: WebhookSettings, 
   const url = checkUrl(input.url);
   return inTransaction(db, async (trx) => {
     const account = await repo.lockAccountLimit(trx, principal.accountId);
-    if (!account) throw new AppError(401, 'API key is unknown or revoked');
+    if (!account) throw unauthenticated('API key is unknown or revoked');
     const limit = account.webhook_endpoint_limit ?? settings.endpointLimit;
     if (await repo.countEndpoints(trx, principal.accountId) >= limit) {
-      throw new AppError(409, `the account's limit of ${limit} webhook endpoints is reached; delete one first`);
+      throw conflict(`the account's limit of ${limit} webhook endpoints is reached; delete one first`);
     }
     const now = nowIso();
     const id = newId();
@@ -127,9 +127,15 @@ export async function queuePing(db: Kysely<DB>, principal: Principal, id: string
 
 // --- operator ---------------------------------------------------------------------------------
 
-export async function deliveryDetail(db: Kysely<DB>, id: string): Promise<DeliveryDetail> {
-  const row = isUuid(id) ? await repo.findDelivery(db, id) : undefined;
+/** A delivery by id, or not found. */
+async function requireDelivery(db: Kysely<DB>, id: string): Promise<WebhookDeliveryRow> {
+  const row = await lookup(id, (uuid) => repo.findDelivery(db, uuid));
   if (!row) throw notFound('delivery');
+  return row;
+}
+
+export async function deliveryDetail(db: Kysely<DB>, id: string): Promise<DeliveryDetail> {
+  const row = await requireDelivery(db, id);
   const attempts = await repo.listAttempts(db, id);
   return {
     id: row.id, account_id: row.account_id, endpoint_id: row.endpoint_id, event_id: row.event_id, event_type: row.event_type,
@@ -147,13 +153,12 @@ export async function accountDeliveries(db: Kysely<DB>, accountId: string, statu
 
 /** One more attempt of a failed delivery (recorded like the others); 409 unless it is failed. */
 export async function retryDelivery(db: Kysely<DB>, id: string): Promise<DeliveryDetail> {
-  const row = isUuid(id) ? await repo.findDelivery(db, id) : undefined;
-  if (!row) throw notFound('delivery');
+  const row = await requireDelivery(db, id);
   const requeued = await inTransaction(db, async (trx) => {
     const done = await repo.requeueFailed(trx, id, nowIso());
     if (done) wakeAfterCommit(trx);
     return done;
   });
-  if (!requeued) throw new AppError(409, `only a failed delivery can be retried; this one is ${row.status}`);
+  if (!requeued) throw conflict(`only a failed delivery can be retried; this one is ${row.status}`);
   return deliveryDetail(db, id);
 }

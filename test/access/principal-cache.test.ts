@@ -2,7 +2,8 @@
 // account's node count comes with a principal whose subtree may use either list shape.
 import assert from 'node:assert/strict';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { PrincipalCache, subtreeScope } from '../../src/http/auth.ts';
+import { subtreeScope } from '../../src/access/principal.ts';
+import { principalCache } from '../../src/modules/keys/service.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createTree } from '../support/factories.ts';
@@ -19,7 +20,7 @@ eachDatabase('concurrent resolves of one key run one load; clear() makes the nex
       if (event.level === 'query' && event.query.sql.includes('"api_keys"')) keyLookups++;
     },
   });
-  const cache = new PrincipalCache(db);
+  const cache = principalCache(db);
 
   const principals = await Promise.all(Array.from({ length: 20 }, () => cache.resolve(key)));
   assert.equal(keyLookups, 1);
