@@ -1,7 +1,7 @@
 // `repute guests show|unsubscribe|erase`: the operator's guest tools on the DATABASE_URL database.
 import type { Command } from 'commander';
 import { requireAccount } from '../modules/accounts/service.ts';
-import { createServiceContext } from '../context.ts';
+import { createServiceContext } from '../create-context.ts';
 import { isValidEmail, normaliseEmail } from '../modules/guests/schemas.ts';
 import { eraseGuest, type GuestContext, showGuest, unsubscribeGuest } from '../modules/guests/service.ts';
 import { AppError } from '../http/errors.ts';

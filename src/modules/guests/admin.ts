@@ -5,9 +5,9 @@ import type { AppContext } from '../../context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { GuestIdentity, normaliseEmailHook } from './schemas.ts';
-import { eraseGuest, showGuest, unsubscribeGuest } from './service.ts';
+import { eraseGuest, type GuestContext, showGuest, unsubscribeGuest } from './service.ts';
 
-export function guestAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function guestAdminRoutes(app: FastifyInstance, ctx: AppContext & GuestContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const preValidation = normaliseEmailHook;
 

@@ -6,9 +6,9 @@ import { requireKey } from '../../http/auth.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { Guest, GuestPushInput, normaliseEmailHook, toGuestPush } from './schemas.ts';
-import { pushGuest } from './service.ts';
+import { type GuestContext, pushGuest } from './service.ts';
 
-export function guestRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function guestRoutes(app: FastifyInstance, ctx: AppContext & GuestContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/guests', {

@@ -6,12 +6,13 @@ import { Type } from 'typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
-import type { AppContext } from '../context.ts';
-import { AppError, registerErrorHandling } from './errors.ts';
-import { validatorCompiler } from './validation.ts';
-import { describeResponses } from './openapi-responses.ts';
-import { allowedMethods, collectRoutes } from './route-table.ts';
-import { adminRoutes, publicRoutes } from '../modules/registry.ts';
+import type { AppContext } from './context.ts';
+import type { WithStores } from './stores.ts';
+import { AppError, registerErrorHandling } from './http/errors.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { describeResponses } from './http/openapi-responses.ts';
+import { allowedMethods, collectRoutes } from './http/route-table.ts';
+import { adminRoutes, publicRoutes } from './modules/registry.ts';
 
 export const API_PREFIX = '/api/v4';
 export const ADMIN_PREFIX = '/admin/v1';
@@ -36,9 +37,9 @@ export function fastifyOptions(logLevel: string, stream?: DestinationStream): Fa
   };
 }
 
-export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
+export async function buildApp(ctx: Omit<AppContext, 'log'> & WithStores, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
   const app = Fastify(options);
-  const context: AppContext = { ...ctx, log: app.log };
+  const context: AppContext & WithStores = { ...ctx, log: app.log };
   const table = collectRoutes(app, strictQuery);
   app.setValidatorCompiler(validatorCompiler);
   // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.
