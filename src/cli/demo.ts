@@ -34,7 +34,7 @@ export function registerDemo(program: Command): void {
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
       process.stdout.write(describe(result, config.databaseUrl, `http://${host}:${config.port}`, options.seed));
       if (options.serve) {
-        const { startServer, stopOnSignals } = await import('../serve.ts');
+        const { startServer, stopOnSignals } = await import('../process/serve.ts');
         const server = await startServer(config).catch((error: unknown) => { throw oneLine(error); });
         process.stdout.write(`\nServing the API on ${server.url} (Ctrl-C to stop).\n`);
         stopOnSignals(server);

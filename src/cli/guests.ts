@@ -1,9 +1,8 @@
 // `repute guests show|unsubscribe|erase`: the operator's guest tools on the DATABASE_URL database.
 import type { Command } from 'commander';
-import { requireAccount } from '../modules/accounts/service.ts';
-import { guestDeps, type GuestDeps } from '../modules/guests/deps.ts';
-import { eraseGuest, showGuest, unsubscribeGuest } from '../modules/guests/operator.ts';
-import { isValidEmail, normaliseEmail } from '../modules/guests/validate.ts';
+import { createServiceContext } from '../context.ts';
+import { isValidEmail, normaliseEmail } from '../modules/guests/schemas.ts';
+import { eraseGuest, type GuestContext, showGuest, unsubscribeGuest } from '../modules/guests/service.ts';
 import { AppError } from '../http/errors.ts';
 import { isUuid } from '../lib/ids.ts';
 import { printJson, withDatabase } from './support.ts';
@@ -14,7 +13,7 @@ interface IdentityOptions {
   email: string;
 }
 
-type Action = (deps: GuestDeps, accountId: string, propertyId: string, email: string) => Promise<unknown>;
+type Action = (ctx: GuestContext, accountId: string, propertyId: string, email: string) => Promise<unknown>;
 
 /** Validates the options like the admin API validates its body, then runs the action on the database. */
 async function run(options: IdentityOptions, action: Action): Promise<unknown> {
@@ -22,8 +21,7 @@ async function run(options: IdentityOptions, action: Action): Promise<unknown> {
   if (!isUuid(options.property)) throw new AppError(400, `--property must be a node id (UUID), got "${options.property}"`);
   if (!isValidEmail(email)) throw new AppError(400, `--email must be an e-mail address of at most 320 characters, got "${options.email}"`);
   return withDatabase(async (database, config) => {
-    await requireAccount(database.db, options.account);
-    return action(guestDeps(config, database), options.account, options.property, email);
+    return action(createServiceContext(config, database), options.account, options.property, email);
   });
 }
 
@@ -42,7 +40,7 @@ export function registerGuests(program: Command): void {
 
   identityCommand(guests, 'unsubscribe', 'withdraw the guest\'s invitation-email consent (emits guest.unsubscribed when it changes)')
     .action(async (options: IdentityOptions) => {
-      printJson(await run(options, async (...args) => (await unsubscribeGuest(...args)).guest));
+      printJson(await run(options, unsubscribeGuest));
     });
 
   identityCommand(guests, 'erase', 'GDPR erasure: delete the guest and all its stays; later pushes of this e-mail answer 409 for ever')

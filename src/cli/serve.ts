@@ -7,7 +7,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 export function registerServe(program: Command): void {
   program.command('serve').description('migrate the database and serve the HTTP API').action(async () => {
     // Loaded on demand: the server pulls in every module, which other commands do not need.
-    const { startServer, stopOnSignals } = await import('../serve.ts');
+    const { startServer, stopOnSignals } = await import('../process/serve.ts');
     stopOnSignals(await startServer(loadConfig()));
   });
 

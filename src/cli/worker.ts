@@ -5,8 +5,8 @@ import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { listenForCommits } from '../delivery/pg-wake.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT, startWorker } from '../delivery/worker.ts';
+import { storesFor } from '../stores.ts';
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new InvalidArgumentError('must be a whole number from 1 to 10000');
@@ -23,8 +23,9 @@ export function registerWorker(program: Command): void {
       const log = pino({ level: config.logLevel });
       const database = connect(config.databaseUrl);
       await migrateToLatest(database.db);
-      const worker = startWorker({ database, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
-      const unlisten = listenForCommits(database, worker.wake, log);
+      const store = storesFor(database).deliveries;
+      const worker = startWorker({ store, commits: database.commits, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
+      const unlisten = database.listenForCommits(worker.wake, log);
       log.info({ concurrency: options.concurrency, perEndpoint: options.perEndpoint, dialect: database.dialect }, 'webhook worker started');
       const stop = (signal: NodeJS.Signals) => {
         log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');

@@ -1,8 +1,8 @@
 // Group commit of attempt results: results are written in batches, one write at a time and at most
 // every FLUSH_INTERVAL_MS, so a busy worker makes few, full round trips. A failed write keeps its
 // results and tries again shortly (the deliveries' leases still hold).
-import type { AttemptRecord, DeliveryStore } from './repository.ts';
-import type { WorkerLog } from './worker.ts';
+import type { AttemptRecord, DeliveryStore } from './store.ts';
+import type { Log } from '../lib/log.ts';
 
 const FLUSH_BATCH = 1000;
 const FLUSH_INTERVAL_MS = 10;
@@ -14,7 +14,7 @@ export interface Recorder {
   drain(): Promise<void>;
 }
 
-export function createRecorder(store: DeliveryStore, log: WorkerLog, onWritten: (batch: AttemptRecord[]) => void): Recorder {
+export function createRecorder(store: DeliveryStore, log: Log, onWritten: (batch: AttemptRecord[]) => void): Recorder {
   const results: AttemptRecord[] = [];
   let writing: Promise<void> | null = null;
   let last = 0;

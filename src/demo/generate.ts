@@ -12,6 +12,7 @@ import { createKey } from '../modules/keys/service.ts';
 import { createNode } from '../modules/nodes/service.ts';
 import { createAlertRule } from '../modules/reviews/alerts.ts';
 import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
+import { storesFor } from '../stores.ts';
 import type { ReviewInput } from '../modules/reviews/schemas.ts';
 import { type Random, seeded } from './random.ts';
 import { createSurveys, type SurveyCounts } from './surveys.ts';
@@ -87,9 +88,9 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
     .sort((a, b) => a.input.reviewed_at.localeCompare(b.input.reviewed_at));
   planned.forEach((p, i) => { p.input.external_id = `${p.input.platform}-${String(100_000 + i)}`; });
   const ids: string[] = [];
+  const bulk = { db: database.db, reviews: storesFor(database).reviews };
   for (let i = 0; i < planned.length; i += 500) {
-    const result = await upsertReviewsBulk(database, account.id, planned.slice(i, i + 500).map((p) => p.input));
-    for (const outcome of result.outcomes) {
+    for (const outcome of await upsertReviewsBulk(bulk, account.id, planned.slice(i, i + 500).map((p) => p.input))) {
       if (outcome.status === 'rejected') throw new Error(`demo review rejected: ${outcome.error}`);
       ids.push(outcome.id);
     }
@@ -108,7 +109,7 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
       await createMention(db, reviewId, input);
     }
   };
-  await Promise.all(Array.from({ length: database.dialect === 'postgres' ? 4 : 1 }, worker));
+  await Promise.all(Array.from({ length: database.concurrentWriters }, worker));
   const mentions = mentionInputs.length;
 
   const surveys = await createSurveys(db, random, account.id, { root: root.id, hotels: hotels.map((h) => h.id) }, today);

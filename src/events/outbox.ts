@@ -1,8 +1,9 @@
-// The outbox: events are appended inside the caller's transaction, and fanned out there and then
-// to one pending delivery per subscribed endpoint of the account (paused ones too: they wait).
-import type SQLite from 'better-sqlite3';
+// The outbox: events are appended inside the caller's transaction (inTransaction, or a store's own
+// transaction helper), fanned out there and then to one pending delivery per subscribed endpoint of
+// the account (paused ones too: they wait), and the transaction wakes the worker once it commits.
 import type { Insertable, Kysely } from 'kysely';
-import type { DB, WebhookDeliveryTable } from '../db/schema.ts';
+import type { DB, EventTable, WebhookDeliveryTable } from '../db/schema.ts';
+import { wakeAfterCommit } from '../db/transaction.ts';
 import { newId } from '../lib/ids.ts';
 import { nowIso } from '../lib/time.ts';
 import type { EventBody, EventType } from './types.ts';
@@ -24,22 +25,21 @@ export async function appendEvent(trx: Kysely<DB>, event: NewEvent): Promise<App
   return (await appendEvents(trx, [event]))[0]!;
 }
 
-/**
- * appendEvent for many events at once (bulk imports): multi-row inserts, one endpoint query per call.
- * `sqlite`: the raw handle under trx (SQLite only), to write event rows through one cached prepared
- * statement instead of preparing a large multi-row INSERT per call.
- */
-export async function appendEvents(trx: Kysely<DB>, events: readonly NewEvent[], sqlite: SQLite.Database | null = null): Promise<AppendedEvent[]> {
+/** Writes event rows in the caller's transaction; a store may pass a faster one (SQLite: one prepared statement). */
+export type EventRowWriter = (trx: Kysely<DB>, rows: ReadonlyArray<Insertable<EventTable>>) => Promise<void>;
+
+/** Multi-row inserts through Kysely, 1000 rows a statement. */
+export const insertEventRows: EventRowWriter = async (trx, rows) => {
+  for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('events').values(rows.slice(i, i + 1000)).execute();
+};
+
+/** appendEvent for many events at once (bulk imports): multi-row inserts, one endpoint query per call. */
+export async function appendEvents(trx: Kysely<DB>, events: readonly NewEvent[], writeRows: EventRowWriter = insertEventRows): Promise<AppendedEvent[]> {
   if (events.length === 0) return [];
+  wakeAfterCommit(trx);
   const now = nowIso();
   const bodies: EventBody[] = events.map((e) => ({ id: newId(), type: e.type, timestamp: now, account_id: e.accountId, data: e.data }));
-  if (sqlite) {
-    const insert = insertEventStatement(sqlite);
-    for (const b of bodies) insert.run(b.id, b.account_id, b.type, JSON.stringify(b), now);
-  } else {
-    const rows = bodies.map((b) => ({ id: b.id, account_id: b.account_id, type: b.type, payload: JSON.stringify(b), created_at: now }));
-    for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('events').values(rows.slice(i, i + 1000)).execute();
-  }
+  await writeRows(trx, bodies.map((b) => ({ id: b.id, account_id: b.account_id, type: b.type, payload: JSON.stringify(b), created_at: now })));
 
   const accounts = [...new Set(events.map((e) => e.accountId))];
   const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'account_id', 'events'])
@@ -63,15 +63,4 @@ export async function appendEvents(trx: Kysely<DB>, events: readonly NewEvent[],
   });
   for (let i = 0; i < deliveries.length; i += 500) await trx.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500)).execute();
   return appended;
-}
-
-const eventStatements = new WeakMap<SQLite.Database, SQLite.Statement>();
-
-function insertEventStatement(sqlite: SQLite.Database): SQLite.Statement {
-  let statement = eventStatements.get(sqlite);
-  if (!statement) {
-    statement = sqlite.prepare('INSERT INTO events (id, account_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)');
-    eventStatements.set(sqlite, statement);
-  }
-  return statement;
 }

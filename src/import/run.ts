@@ -7,6 +7,7 @@ import type { Database } from '../db/connect.ts';
 import { DomainError } from '../lib/errors.ts';
 import { requireAccount } from '../modules/accounts/service.ts';
 import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
+import { storesFor } from '../stores.ts';
 import type { ReviewInput } from '../modules/reviews/schemas.ts';
 import { LineError, RECORD_TYPES, type RecordType, parseLine, validateBody } from './format.ts';
 import { emptyRefs, importRecord } from './records.ts';
@@ -43,6 +44,7 @@ export async function importNdjson(database: Database, input: Readable, options:
   const batchSize = options.batchSize ?? 1000;
   const summary: ImportSummary = { lines: 0, created: zero(), updated: zero(), rejected: { ...zero(), invalid: 0 }, rejected_lines: [] };
   const refs = emptyRefs();
+  const bulk = { db: database.db, reviews: storesFor(database).reviews };
   const accounts = new Map<string, boolean>();
   let bytes = 0;
   input.on('data', (chunk: Buffer | string) => { bytes += chunk.length; });
@@ -69,8 +71,8 @@ export async function importNdjson(database: Database, input: Readable, options:
     if (!batch) return;
     const { lines, inputs, accountId } = batch;
     batch = null;
-    const result = await upsertReviewsBulk(database, accountId, inputs);
-    result.outcomes.forEach((outcome, i) => {
+    const outcomes = await upsertReviewsBulk(bulk, accountId, inputs);
+    outcomes.forEach((outcome, i) => {
       if (outcome.status === 'rejected') reject(lines[i]!, 'review', outcome.error);
       else summary[outcome.status].review += 1;
     });

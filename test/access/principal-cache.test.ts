@@ -15,7 +15,7 @@ eachDatabase('concurrent resolves of one key run one load; clear() makes the nex
   const database = t.ctx.database;
   // A second Kysely over the same connection(s) that counts key lookups; never destroyed (it would close them).
   const db = new Kysely<DB>({
-    dialect: database.sqlite ? new SqliteDialect({ database: database.sqlite }) : new PostgresDialect({ pool: database.pool! }),
+    dialect: database.dialect === 'sqlite' ? new SqliteDialect({ database: database.sqlite }) : new PostgresDialect({ pool: database.pool }),
     log: (event) => {
       if (event.level === 'query' && event.query.sql.includes('"api_keys"')) keyLookups++;
     },

@@ -1,8 +1,9 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
 import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
-import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
-import type { AlertRuleTable, DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
 import type { Keyset } from '../../db/keyset.ts';
+import type { AlertRuleTable, DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
+import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
+import type { EventRowWriter } from '../../events/outbox.ts';
 
 const PUBLIC_COLUMNS = [
   'id', 'platform', 'external_id', 'author', 'rating', 'rating_normalized', 'title', 'text', 'url', 'language',
@@ -108,4 +109,34 @@ export async function insertAlertRule(db: Kysely<DB>, row: Insertable<AlertRuleT
 export async function listAlertRules(db: Kysely<DB>, accountId: string, nodeIds?: string[]): Promise<Selectable<AlertRuleTable>[]> {
   const query = db.selectFrom('alert_rules').selectAll().where('account_id', '=', accountId);
   return (nodeIds === undefined ? query : query.where('node_id', 'in', nodeIds)).execute();
+}
+
+// ---- bulk writes (imports, demo): the statements differ per database (store-sqlite.ts, store-postgres.ts)
+
+export const REVIEW_COLUMNS = [
+  'id', 'account_id', 'node_id', 'platform', 'external_id', 'author', 'rating', 'rating_normalized', 'title', 'text',
+  'url', 'language', 'sentiment', 'owner_reply', 'replied_at', 'reviewed_at', 'is_hidden', 'recommend', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof ReviewRow>;
+/** What an update in place replaces. */
+export const REVIEW_FIELD_COLUMNS = REVIEW_COLUMNS.filter((c) => !['id', 'account_id', 'platform', 'external_id', 'created_at'].includes(c));
+
+/** A review of a batch as planned: its input's position and the row a create would insert. */
+export interface Planned {
+  index: number;
+  row: ReviewRow;
+}
+
+export interface Written {
+  index: number;
+  /** The row as stored (an update keeps the stored id and created_at). */
+  row: ReviewRow;
+  /** The row before this write, when it already existed. */
+  old: ReviewRow | null;
+}
+
+export interface ReviewBulkStore {
+  /** Creates or updates in place by (account, platform, external_id) a run of reviews (no key twice), in the caller's transaction. */
+  writeRun(trx: Kysely<DB>, accountId: string, run: readonly Planned[]): Promise<Written[]>;
+  /** How this database writes a batch's event rows fastest. */
+  eventRows: EventRowWriter;
 }

@@ -4,12 +4,13 @@ import type { Kysely } from 'kysely';
 import { type Principal, subtreeScope } from '../../access/principal.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Keyset } from '../../db/keyset.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type PageOf, toPage } from '../../http/pagination.ts';
 import { notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
-import { bit } from '../../lib/json.ts';
+import { bit } from '../../db/columns.ts';
 import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { requireAccountNode } from '../nodes/service.ts';
@@ -94,7 +95,7 @@ export async function upsertReview(db: Kysely<DB>, accountId: string, input: Rev
 }
 
 async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const node = await requireAccountNode(trx, accountId, input.node_id);
     const now = nowIso();
     const fields = reviewFields(input, node.id, now);
@@ -119,7 +120,7 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
 }
 
 export async function replyToReview(db: Kysely<DB>, id: string, text: string, repliedAt?: string | null): Promise<Review> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const existing = await requireReview(trx, id, true);
     const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? nowIso(), updated_at: nowIso() };
     const updated: ReviewRow = { ...existing, ...changes };
@@ -132,7 +133,7 @@ export async function replyToReview(db: Kysely<DB>, id: string, text: string, re
 }
 
 export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Promise<Review> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const existing = await requireReview(trx, id, true);
     const changes = { is_hidden: bit(hidden), updated_at: nowIso() };
     const updated: ReviewRow = { ...existing, ...changes };

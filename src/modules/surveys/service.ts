@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import { type Principal, subtreeScope } from '../../access/principal.ts';
 import type { Keyset } from '../../db/keyset.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type PageOf, toPage } from '../../http/pagination.ts';
@@ -91,7 +92,7 @@ export async function findAccountSurvey(db: Kysely<DB>, accountId: string, id: s
 }
 
 export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput): Promise<SurveyDetail> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireAccount(trx, accountId);
     await requireAccountNode(trx, accountId, input.node_id);
     const published = input.status === 'published';
@@ -112,7 +113,7 @@ export async function createSurvey(db: Kysely<DB>, accountId: string, input: Sur
 
 /** Publishes the survey's current definition (again, if it was published before). */
 export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<SurveyDetail> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await requireSurvey(trx, surveyId);
     const now = nowIso();
     const changes = { status: 'published', published_definition: row.definition, published_at: now, updated_at: now };
@@ -123,7 +124,7 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
 
 /** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
 export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput): Promise<ResponseCreated> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const survey = await requireSurvey(trx, surveyId);
     await requireAccountNode(trx, survey.account_id, input.node_id);
     const completed = input.status === 'completed';
@@ -157,7 +158,7 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
 
 /** Completes a started response (emitting the event); an already completed one is returned unchanged. */
 export async function completeResponse(db: Kysely<DB>, responseId: string, completedAt?: string | null): Promise<SurveyResponse> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await lookup(responseId, (uuid) => repo.findResponse(trx, uuid));
     if (!row) throw notFound('response');
     const at = toIsoOrNull(completedAt) ?? nowIso();

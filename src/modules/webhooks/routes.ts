@@ -1,14 +1,14 @@
 // Public v4 routes of webhooks: account-wide endpoint management (webhooks:manage), delivery lists
-// and the test ping. Commits that queue deliveries wake the inline worker.
+// and the test ping.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
 import { Deleted, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, queuePing, updateEndpoint } from './service.ts';
 
-export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const onRequest = requireKey(ctx.principals, 'webhooks:manage', 'webhooks');
   const tags = ['webhooks'];
@@ -33,11 +33,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: WebhookEndpointPatch, response: { 200: WebhookEndpoint, ...errorResponses(400, 404) },
     },
     onRequest,
-  }, async (request) => {
-    const { endpoint, resumed } = await updateEndpoint(ctx.db, request.principal, request.params.id, request.body);
-    if (resumed) ctx.outbox.notify();
-    return endpoint;
-  });
+  }, async (request) => updateEndpoint(ctx.db, request.principal, request.params.id, request.body));
 
   r.delete('/webhooks/:id', {
     schema: { tags, summary: 'Delete an endpoint and its deliveries', params: IdParams, response: { 200: Deleted, ...errorResponses(404) } },
@@ -58,9 +54,5 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: WebhookDelivery, ...errorResponses(404) },
     },
     onRequest,
-  }, async (request) => {
-    const delivery = await queuePing(ctx.db, request.principal, request.params.id);
-    ctx.outbox.notify();
-    return delivery;
-  });
+  }, async (request) => queuePing(ctx.db, request.principal, request.params.id));
 }
