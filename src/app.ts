@@ -7,7 +7,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
 import type { AppContext } from './context.ts';
-import type { WithStores } from './stores.ts';
 import { AppError, registerErrorHandling } from './http/errors.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { describeResponses } from './http/openapi-responses.ts';
@@ -37,9 +36,9 @@ export function fastifyOptions(logLevel: string, stream?: DestinationStream): Fa
   };
 }
 
-export async function buildApp(ctx: Omit<AppContext, 'log'> & WithStores, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
+export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
   const app = Fastify(options);
-  const context: AppContext & WithStores = { ...ctx, log: app.log };
+  const context: AppContext = { ...ctx, log: app.log };
   const table = collectRoutes(app, strictQuery);
   app.setValidatorCompiler(validatorCompiler);
   // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.

@@ -21,11 +21,6 @@ export interface Stores {
   reviews: ReviewBulkStore;
 }
 
-/** A context with the stores beside it (what src/create-context.ts builds). */
-export interface WithStores {
-  stores: Stores;
-}
-
 export function storesFor(database: Database): Stores {
   switch (database.dialect) {
     case 'sqlite':

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/connect.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { withStatementCache } from '../../src/db/statement-cache.ts';
-import { createContext } from '../../src/create-context.ts';
+import { createContext } from '../../src/context.ts';
 import { buildApp, fastifyOptions } from '../../src/app.ts';
 
 export interface Query {

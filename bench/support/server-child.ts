@@ -4,7 +4,7 @@
 // (process.cpuUsage) on request; "stop".
 import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connect.ts';
-import { createContext } from '../../src/create-context.ts';
+import { createContext } from '../../src/context.ts';
 import { buildApp, fastifyOptions } from '../../src/app.ts';
 import type { ChildServerOptions, ChildMessage, ParentMessage } from './server.ts';
 

@@ -1,7 +1,6 @@
 // `repute guests show|unsubscribe|erase`: the operator's guest tools on the DATABASE_URL database.
 import type { Command } from 'commander';
-import { requireAccount } from '../modules/accounts/service.ts';
-import { createServiceContext } from '../create-context.ts';
+import { createServiceContext } from '../context.ts';
 import { isValidEmail, normaliseEmail } from '../modules/guests/schemas.ts';
 import { eraseGuest, type GuestContext, showGuest, unsubscribeGuest } from '../modules/guests/service.ts';
 import { AppError } from '../http/errors.ts';
@@ -22,7 +21,6 @@ async function run(options: IdentityOptions, action: Action): Promise<unknown> {
   if (!isUuid(options.property)) throw new AppError(400, `--property must be a node id (UUID), got "${options.property}"`);
   if (!isValidEmail(email)) throw new AppError(400, `--email must be an e-mail address of at most 320 characters, got "${options.email}"`);
   return withDatabase(async (database, config) => {
-    await requireAccount(database.db, options.account);
     return action(createServiceContext(config, database), options.account, options.property, email);
   });
 }

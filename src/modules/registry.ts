@@ -1,8 +1,7 @@
-// Every feature module's routes, in one list: src/app.ts mounts public ones under /api/v4 and
+// Every feature module's routes, in one list: server.ts mounts public ones under /api/v4 and
 // operator ones under /admin/v1.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { WithStores } from '../stores.ts';
 import { accountAdminRoutes } from './accounts/admin.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { guestAdminRoutes } from './guests/admin.ts';
@@ -20,7 +19,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { keyAdminRoutes } from './keys/admin.ts';
 import { whoamiRoutes } from './keys/routes.ts';
 
-type Routes = (app: FastifyInstance, ctx: AppContext & WithStores) => void;
+type Routes = (app: FastifyInstance, ctx: AppContext) => void;
 
 export const publicRoutes: Routes[] = [
   whoamiRoutes, reviewRoutes, analyticsRoutes, nodeRoutes, surveyRoutes, insightRoutes, guestRoutes, webhookRoutes,

@@ -1,7 +1,7 @@
 // `repute serve`: migrate, listen, and shut down gracefully on SIGTERM/SIGINT (requests in flight finish).
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { createContext } from '../create-context.ts';
+import { createContext } from '../context.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { startWorker } from '../delivery/worker.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connect.ts';
-import { createContext } from '../../src/create-context.ts';
+import { createContext } from '../../src/context.ts';
 import { buildApp, fastifyOptions } from '../../src/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { ADMIN_TOKEN, SECRET_KEY, createTestApp, dialects, freshDatabase, testEnv, type TestApp, type TestDatabase } from '../support/app.ts';

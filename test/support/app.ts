@@ -10,10 +10,9 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connect, type Database, type Dialect } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createContext } from '../../src/create-context.ts';
+import { createContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/context.ts';
-import type { WithStores } from '../../src/stores.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -80,7 +79,7 @@ export function testEnv(db: TestDatabase, env: Record<string, string> = {}): Rec
 export interface TestApp {
   dialect: Dialect;
   app: FastifyInstance;
-  ctx: AppContext & WithStores;
+  ctx: AppContext;
   config: Config;
   testDb: TestDatabase;
   /** An admin API call: path relative to /admin/v1. */
@@ -102,7 +101,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const base = createContext(config, testDb.database);
   const app = await buildApp(base);
   await app.ready();
-  const ctx: AppContext & WithStores = { ...base, log: app.log };
+  const ctx: AppContext = { ...base, log: app.log };
   const inject = (method: InjectOptions['method'], url: string, headers: Record<string, string>, body?: unknown) =>
     app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }) });
   return {

@@ -1,12 +1,12 @@
 // Operator routes of accounts: create and change (plan features, webhook endpoint limit).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { AccountInput, AccountPatch } from './schemas.ts';
 import { createAccount, toAccount, updateAccount } from './service.ts';
 
-export function accountAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function accountAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/accounts', { schema: { tags: ['admin'], body: AccountInput } }, async (request, reply) =>

@@ -1,14 +1,14 @@
 // Public v4 route of guests: POST /guests (write-only; guests:write reads nothing back).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { Guest, GuestPushInput, normaliseEmailHook, toGuestPush } from './schemas.ts';
 import { type GuestContext, pushGuest } from './service.ts';
 
-export function guestRoutes(app: FastifyInstance, ctx: AppContext & GuestContext): void {
+export function guestRoutes(app: FastifyInstance, ctx: RouteContext & GuestContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/guests', {

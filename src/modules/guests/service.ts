@@ -12,6 +12,7 @@ import type { Fingerprinter } from '../../lib/fingerprint.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
+import { requireAccount } from '../accounts/service.ts';
 import { PROPERTY } from '../nodes/service.ts';
 import * as repo from './repository.ts';
 import type { GuestStore, PushOutcome, PushRules, PushWrite } from './repository.ts';
@@ -179,6 +180,7 @@ async function guestNotFound(ctx: GuestContext, propertyId: string, email: strin
 }
 
 export async function showGuest(ctx: GuestContext, accountId: string, propertyId: string, rawEmail: string): Promise<GuestDetail> {
+  await requireAccount(ctx.db, accountId);
   const email = normaliseEmail(rawEmail);
   const guest = await repo.findGuest(ctx.db, accountId, propertyId, email);
   if (!guest) throw await guestNotFound(ctx, propertyId, email);
@@ -187,6 +189,7 @@ export async function showGuest(ctx: GuestContext, accountId: string, propertyId
 
 /** Withdraws consent (guest.unsubscribed once, when this call changed it). */
 export async function unsubscribeGuest(ctx: GuestContext, accountId: string, propertyId: string, rawEmail: string): Promise<GuestDetail> {
+  await requireAccount(ctx.db, accountId);
   const email = normaliseEmail(rawEmail);
   // The write goes first: on SQLite a transaction that reads before it writes can lose its
   // snapshot to another process (a server pushing while the CLI runs).
@@ -207,6 +210,7 @@ export async function unsubscribeGuest(ctx: GuestContext, accountId: string, pro
  * stored, so later pushes must answer 409 too.
  */
 export async function eraseGuest(ctx: GuestContext, accountId: string, propertyId: string, rawEmail: string): Promise<Erased> {
+  await requireAccount(ctx.db, accountId);
   const email = normaliseEmail(rawEmail);
   await requireAccountProperty(ctx.db, accountId, propertyId);
   const now = nowIso();

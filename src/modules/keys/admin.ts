@@ -1,12 +1,12 @@
 // Operator routes of API keys: create (the key is in this answer only) and revoke.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { KeyInput } from './schemas.ts';
 import { createKey, revokeKey } from './service.ts';
 
-export function keyAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function keyAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/accounts/:id/api-keys', { schema: { tags: ['admin'], params: IdParams, body: KeyInput } }, async (request, reply) =>

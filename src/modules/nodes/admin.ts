@@ -1,12 +1,12 @@
 // Operator route of the node hierarchy: add a node to an account.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { NodeInput } from './schemas.ts';
 import { createNode, toNode } from './service.ts';
 
-export function nodeAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function nodeAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().post('/accounts/:id/nodes', {
     schema: { tags: ['admin'], params: IdParams, body: NodeInput },
   }, async (request, reply) => {

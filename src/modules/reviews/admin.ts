@@ -1,13 +1,13 @@
 // Operator routes of reviews: create/upsert, reply, hide, and alert rules.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { createAlertRule } from './alerts.ts';
 import { AlertRuleInput, HideInput, ReplyInput, ReviewInput } from './schemas.ts';
 import { replyToReview, setHidden, upsertReview } from './service.ts';
 
-export function reviewAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function reviewAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/accounts/:id/reviews', { schema: { tags: ['admin'], params: IdParams, body: ReviewInput } }, async (request, reply) => {

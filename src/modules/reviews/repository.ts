@@ -1,8 +1,8 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
 import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
-import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
-import type { AlertRuleTable, DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
 import type { Keyset } from '../../db/keyset.ts';
+import type { AlertRuleTable, DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
+import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
 import type { EventRowWriter } from '../../events/outbox.ts';
 
 const PUBLIC_COLUMNS = [

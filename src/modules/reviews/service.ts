@@ -1,10 +1,10 @@
 // Review rules: subtree reads, the operator's upsert (with review.received and alerts), reply and hide.
 // Every write keeps review_stats current in the same transaction.
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/transaction.ts';
 import { type Principal, subtreeScope } from '../../access/principal.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Keyset } from '../../db/keyset.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type PageOf, toPage } from '../../http/pagination.ts';

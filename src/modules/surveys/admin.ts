@@ -1,12 +1,12 @@
 // Operator routes of surveys: create, publish, record responses (with answers) and complete them.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { CompleteInput, ResponseInput, SurveyInput } from './schemas.ts';
 import { completeResponse, createResponse, createSurvey, publishSurvey } from './service.ts';
 
-export function surveyAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function surveyAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/accounts/:id/surveys', { schema: { tags: ['admin'], params: IdParams, body: SurveyInput } }, async (request, reply) =>

@@ -1,9 +1,9 @@
 // Survey rules: what a key may see (published surveys owned in its subtree, responses given in its
 // subtree), the operator's writes, and survey.response_completed, emitted once per response ever.
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../../db/transaction.ts';
 import { type Principal, subtreeScope } from '../../access/principal.ts';
 import type { Keyset } from '../../db/keyset.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type PageOf, toPage } from '../../http/pagination.ts';

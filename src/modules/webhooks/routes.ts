@@ -2,13 +2,13 @@
 // and the test ping.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
 import { Deleted, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, queuePing, updateEndpoint } from './service.ts';
 
-export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const onRequest = requireKey(ctx.principals, 'webhooks:manage', 'webhooks');
   const tags = ['webhooks'];
