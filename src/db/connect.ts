@@ -11,7 +11,9 @@ import { forwardCommits, listenForCommits, type WarnLog } from './pg-commits.ts'
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { withStatementCache } from './statement-cache.ts';
 import type { DB } from './schema.ts';
-import { CommitSignal, CommitSignalCarrier } from './transaction.ts';
+import { AdapterCarrier } from './adapter.ts';
+import { CommitSignal } from './commit-signal.ts';
+import { postgresSql, registerSqliteFunctions, sqliteSql } from './dialect.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -60,8 +62,9 @@ function connectSqlite(path: string): SqliteDatabase {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  registerSqliteFunctions(sqlite);
   const commits = new CommitSignal();
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new CommitSignalCarrier(commits)] });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new AdapterCarrier(commits, sqliteSql)] });
   // Not fatal when it fails: the main connection then checkpoints by itself, as SQLite does by default.
   const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path, (error) => {
     process.emitWarning(`background WAL checkpoints stopped: ${error.message}`);
@@ -87,7 +90,7 @@ function connectPostgres(url: string, options: ConnectOptions): PostgresDatabase
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const commits = new CommitSignal();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CommitSignalCarrier(commits)] });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new AdapterCarrier(commits, postgresSql)] });
   // Other processes' workers hear of this process's commits unless a worker here consumes them.
   const forwarding = forwardCommits(db, commits);
   return {

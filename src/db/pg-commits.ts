@@ -5,7 +5,7 @@
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './schema.ts';
-import type { CommitSignal } from './transaction.ts';
+import type { CommitSignal } from './commit-signal.ts';
 
 const CHANNEL = 'repute_outbox';
 const RECONNECT_MS = 5000;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
-import type { CommitSignal } from '../db/transaction.ts';
+import type { CommitSignal } from '../db/commit-signal.ts';
 import type { Log } from '../lib/log.ts';
 import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';

@@ -7,7 +7,8 @@ import { CompiledQuery, sql } from 'kysely';
 import type { PostgresDatabase } from '../../db/connect.ts';
 import type { GuestRow, ReservationRow } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { appendEvents } from '../../events/outbox.ts';
+import { postgresSql } from '../../db/dialect.ts';
+import { appendEvents, fanOutSql } from '../../events/outbox.ts';
 import {
   GUEST_COLUMNS, type GuestStore, type GuestWrite, guestParams, guestUpsert, type Merge, type Placeholder,
   STAY_COLUMNS, type StayWrite, stayParams, stayUpsert, withdrawConsent,
@@ -38,28 +39,21 @@ function stayAfter(n: ReturnType<typeof numbering>): string {
   return `, r as (${stayUpsert(stayP, pgMerge, `select ${values} from g`)} returning *)`;
 }
 
-/** A UUIDv7 in SQL: the statement's millisecond clock (k.ts, 12 hex digits) and a random UUID's tail. */
-const UUID_V7 = "substr(k.ts, 1, 8) || '-' || substr(k.ts, 9, 4) || '-7' || substr(gen_random_uuid()::text, 16)";
-
 /**
  * e, d: the guest.created event of a guest this statement created (g.id is then the id it was given),
- * fanned out to one pending delivery per endpoint of the account subscribed to it (paused ones too),
- * exactly as appendEvents (src/events/outbox.ts) writes them; a test compares the two. Ids and the
- * body are made here, so a push that creates nothing pays nothing for them.
+ * fanned out by the outbox's own fan-out statement (fanOutSql, src/events/outbox.ts), so deliveries
+ * are exactly what appendEvents writes; a test compares the two. Ids and the body are made here, so
+ * a push that creates nothing pays nothing for them.
  */
 function outboxAfter(n: ReturnType<typeof numbering>): string {
   const account = n.p('account_id');
-  const now = n.p('created_at');
-  const body = `json_build_object('id', i.id, 'type', 'guest.created', 'timestamp', ${now}::text, 'account_id', ${account}::text,
+  const now = n.p('created_at', 'text');
+  const body = `json_build_object('id', i.id, 'type', 'guest.created', 'timestamp', ${now}, 'account_id', ${account}::text,
       'data', json_build_object('guest_id', g.id, 'property_id', g.property_id))::text`;
-  return `, k as (select lpad(to_hex(floor(extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') as ts)`
-    + `, e as (insert into events (id, account_id, type, payload, created_at)
-      select i.id, ${account}, 'guest.created', ${body}, ${now} from g, (select ${UUID_V7} as id from k) i
-      where g.id = ${n.p('id')} returning id)`
-    + `, d as (insert into webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, status, attempt_count,
-        last_status_code, last_attempt_at, next_attempt_at, lease_until, created_at)
-      select ${UUID_V7}, ${account}, w.id, e.id, 'guest.created', 'pending', 0, null, null, ${now}, null, ${now}
-      from e cross join k join webhook_endpoints w on w.account_id = ${account} and w.events::jsonb ? 'guest.created')`;
+  return `, e as (insert into events (id, account_id, type, payload, created_at)
+      select i.id, ${account}, 'guest.created', ${body}, ${now} from g, (select ${postgresSql.newId} as id from ${postgresSql.idClock}) i
+      where g.id = ${n.p('id')} returning id, account_id, type)`
+    + `, d as (${fanOutSql(postgresSql, '(select id, account_id, type, null::text as endpoint_id from e)', now)})`;
 }
 
 const SELECT_RESULT = (withStay: boolean) => (withStay
