@@ -54,7 +54,7 @@ export class CommitSignalCarrier implements KyselyPlugin {
 }
 
 /** The commit signal of the database `db` (or a transaction of it) belongs to. */
-export function commitSignalOf(db: Kysely<DB>): CommitSignal {
+function commitSignalOf(db: Kysely<DB>): CommitSignal {
   const carrier = db.getExecutor().plugins.find((p): p is CommitSignalCarrier => p instanceof CommitSignalCarrier);
   if (!carrier) throw new Error('this Kysely instance was not opened by connect() (src/db/connect.ts): it has no commit signal');
   return carrier.signal;

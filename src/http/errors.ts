@@ -15,7 +15,7 @@ const STATUS: Record<ErrorKind, number> = {
 };
 
 /** A domain error as the HTTP error it answers with. */
-export const fromDomain = (error: DomainError): AppError => new AppError(STATUS[error.kind], error.message);
+const fromDomain = (error: DomainError): AppError => new AppError(STATUS[error.kind], error.message);
 
 interface AjvError {
   instancePath: string;

@@ -17,7 +17,7 @@ export const NullableString = Type.Unsafe<string | null>({ type: ['string', 'nul
 export const NullableNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
 export const NullableDateTime = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
 
-export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every non-2xx answer' });
+const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every non-2xx answer' });
 
 /** Path ids are declared as plain strings: a value that is not a UUID answers 404, not 400. */
 export const IdParams = Type.Object({ id: Type.String() });

@@ -18,7 +18,7 @@ const strict = makeAjv({ coerceTypes: false });
 const coercing = makeAjv({ coerceTypes: 'array' });
 
 /** JSON pointer of the first string (value or key) holding U+0000, or null. Iterative: bodies may nest deeply. */
-export function findNul(data: unknown): string | null {
+function findNul(data: unknown): string | null {
   const stack: [unknown, string][] = [[data, '']];
   while (stack.length > 0) {
     const [value, path] = stack.pop()!;

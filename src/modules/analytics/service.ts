@@ -11,7 +11,7 @@ import type { AnalyticsScores } from './schemas.ts';
  * the sums, so a tie like 42.5 is exact and rounds up; the tiny epsilon absorbs the float drift that
  * summed fractional ratings can carry (e.g. 4.249999999999999 for 4.25). Values are never negative.
  */
-export function ratio1(numerator: number, denominator: number, scale = 1): number | null {
+function ratio1(numerator: number, denominator: number, scale = 1): number | null {
   if (denominator <= 0) return null;
   return Math.round((numerator * scale * 10) / denominator + 1e-9) / 10;
 }

@@ -10,9 +10,9 @@ import { Type, type Static } from 'typebox';
 import { DateTime, NullableDateTime, NullableString, Uuid } from '../../http/schemas.ts';
 import { invalid } from '../../lib/errors.ts';
 
-export const STATUSES = ['booked', 'arrived', 'checked_out', 'cancelled', 'no_show'] as const;
+const STATUSES = ['booked', 'arrived', 'checked_out', 'cancelled', 'no_show'] as const;
 export type StayStatus = (typeof STATUSES)[number];
-export const MAX_CUSTOM_FIELDS = 100;
+const MAX_CUSTOM_FIELDS = 100;
 
 /**
  * Optional and nullable: omitted keeps the stored value, null clears it. A type list rather than
@@ -27,14 +27,14 @@ const DateOrDateTime = Clearable(64, {
 });
 
 /** Flat key → value map; values are strings, numbers or booleans; merged key by key into the stored map. */
-export const CustomFields = Type.Unsafe<Record<string, string | number | boolean>>({
+const CustomFields = Type.Unsafe<Record<string, string | number | boolean>>({
   type: 'object',
   additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 2000 },
   maxProperties: MAX_CUSTOM_FIELDS,
   description: `up to ${MAX_CUSTOM_FIELDS} keys (1–100 chars); values string (max 2000), number or boolean`,
 });
 
-export const ReservationInput = Type.Object({
+const ReservationInput = Type.Object({
   external_id: Type.String({ minLength: 1, maxLength: 255, description: 'your reference; with the property, the stay\'s identity' }),
   status: Type.Optional(Type.Unsafe<StayStatus>({ type: 'string', enum: [...STATUSES], description: 'defaults to booked on create; omitted keeps the stored status' })),
   raw_status: Clearable(120),
@@ -176,7 +176,7 @@ const dateOnly = (fullFormats as unknown as Record<string, { validate: (s: strin
 const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** ISO 8601 date → midnight UTC; date-time with offset → UTC with milliseconds; anything else is a 400. */
-export function normaliseDate(field: string, value: string): string {
+function normaliseDate(field: string, value: string): string {
   let iso: string | null = null;
   if (/^\d{4}-\d{2}-\d{2}$/.test(value) && dateOnly(value)) iso = `${value}T00:00:00.000Z`;
   else if (dateTime(value)) {

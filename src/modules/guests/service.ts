@@ -32,7 +32,7 @@ export interface GuestContext {
 
 // ---- rows → API objects -----------------------------------------------------------------------
 
-export function toReservation(row: ReservationRow): Reservation {
+function toReservation(row: ReservationRow): Reservation {
   return {
     id: row.id, external_id: row.external_id, status: row.status, raw_status: row.raw_status,
     check_in: row.check_in, check_out: row.check_out, checked_in_at: row.checked_in_at,
@@ -41,7 +41,7 @@ export function toReservation(row: ReservationRow): Reservation {
 }
 
 /** The push answer: reservation only when the push carried one. */
-export function toGuest(row: GuestRow, stay: ReservationRow | null): Guest {
+function toGuest(row: GuestRow, stay: ReservationRow | null): Guest {
   const guest: Guest = {
     id: row.id, property_id: row.property_id, source: row.source, email: row.email,
     salutation: row.salutation, first_name: row.first_name, last_name: row.last_name, phone: row.phone,
@@ -53,9 +53,9 @@ export function toGuest(row: GuestRow, stay: ReservationRow | null): Guest {
 
 const fields = (text: string): Record<string, string | number | boolean> => JSON.parse(text) as Record<string, string | number | boolean>;
 
-export const toStay = (row: ReservationRow): Stay => ({ ...toReservation(row), custom_fields: fields(row.custom_fields) });
+const toStay = (row: ReservationRow): Stay => ({ ...toReservation(row), custom_fields: fields(row.custom_fields) });
 
-export function toGuestDetail(row: GuestRow, stays: ReservationRow[]): GuestDetail {
+function toGuestDetail(row: GuestRow, stays: ReservationRow[]): GuestDetail {
   const { reservation: _none, ...guest } = toGuest(row, null);
   return {
     ...guest, account_id: row.account_id, marketing_consent: row.marketing_consent as Consent,
@@ -106,7 +106,7 @@ export interface PushResult {
   created: boolean;
 }
 
-export const erasedError = (): DomainError =>
+const erasedError = (): DomainError =>
   conflict('this guest was erased under GDPR at this property and cannot be pushed again');
 
 function newGuestRow(accountId: string, propertyId: string, push: GuestPush, now: string): GuestRow {

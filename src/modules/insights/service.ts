@@ -13,15 +13,15 @@ import { requireReview } from '../reviews/service.ts';
 import * as repo from './repository.ts';
 import type { Mention, MentionInput, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
 
-export const toTopic = (row: TopicRow): Topic =>
+const toTopic = (row: TopicRow): Topic =>
   ({ id: row.id, name: row.name, language: row.language, parent_label_id: row.parent_label_id });
 
-export const toRecommendation = (row: RecommendationRow): Recommendation => ({
+const toRecommendation = (row: RecommendationRow): Recommendation => ({
   id: row.id, title: row.title, body: row.body, priority: row.priority, impact: row.impact,
   canonical_label_id: row.canonical_label_id, created_at: row.created_at,
 });
 
-export const toMention = (row: repo.MentionListRow): Mention => ({
+const toMention = (row: repo.MentionListRow): Mention => ({
   id: row.id, review_id: row.review_id, source_field: row.source_field, text: row.text, sentiment: row.sentiment,
   canonical_label_id: row.canonical_label_id, custom_category_id: row.custom_category_id, confidence: row.confidence,
   is_hidden: Number(row.is_hidden) !== 0, created_at: row.created_at,

@@ -36,7 +36,7 @@ export async function revokeKey(db: Kysely<DB>, id: string): Promise<void> {
 }
 
 /** The principal of a key hash: null when no key has it or the key is revoked. */
-export async function loadPrincipal(db: Kysely<DB>, keyHash: string): Promise<Principal | null> {
+async function loadPrincipal(db: Kysely<DB>, keyHash: string): Promise<Principal | null> {
   const row = await findKeyByHash(db, keyHash);
   if (!row || row.revoked_at !== null) return null;
   if (!timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(keyHash))) return null;

@@ -16,26 +16,26 @@ import { requireAccountNode } from '../nodes/service.ts';
 import * as repo from './repository.ts';
 import type { ResponseCreated, ResponseInput, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
 
-export function toSurvey(row: repo.SurveyListRow): Survey {
+function toSurvey(row: repo.SurveyListRow): Survey {
   return {
     id: row.id, name: row.name, description: row.description, node_id: row.node_id, status: row.status,
     primary_language: row.primary_language, published_at: row.published_at, created_at: row.created_at,
   };
 }
 
-export function toSurveyDetail(row: SurveyRow): SurveyDetail {
+function toSurveyDetail(row: SurveyRow): SurveyDetail {
   return { ...toSurvey(row), published_definition: parseJson<Record<string, unknown> | null>(row.published_definition, null) };
 }
 
 /** The public response object: never the respondent's e-mail, context or token. */
-export function toResponse(row: repo.ResponsePublicRow): SurveyResponse {
+function toResponse(row: repo.ResponsePublicRow): SurveyResponse {
   return {
     id: row.id, survey_id: row.survey_id, node_id: row.node_id, status: row.status, channel: row.channel,
     overall_score: row.overall_score, started_at: row.started_at, completed_at: row.completed_at, created_at: row.created_at,
   };
 }
 
-export function toAnswer(row: SurveyAnswerRow): SurveyAnswer {
+function toAnswer(row: SurveyAnswerRow): SurveyAnswer {
   return {
     id: row.id, question_id: row.question_id, question_path: row.question_path, question_type: row.question_type,
     value: JSON.parse(row.value) as unknown, numeric_value: row.numeric_value, comment: row.comment, answered_at: row.answered_at,

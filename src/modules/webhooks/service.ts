@@ -22,14 +22,14 @@ export interface WebhookSettings {
   endpointLimit: number;
 }
 
-export function toEndpoint(row: repo.EndpointPublicRow): WebhookEndpoint {
+function toEndpoint(row: repo.EndpointPublicRow): WebhookEndpoint {
   return {
     id: row.id, name: row.name, url: row.url, events: JSON.parse(row.events) as string[],
     is_active: row.is_active !== 0, created_at: row.created_at, updated_at: row.updated_at,
   };
 }
 
-export function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
+function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
   return {
     id: row.id, event_type: row.event_type, status: row.status as WebhookDelivery['status'], attempt_count: row.attempt_count,
     last_status_code: row.last_status_code, last_attempt_at: row.last_attempt_at, created_at: row.created_at,
