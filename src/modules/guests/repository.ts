@@ -162,7 +162,3 @@ export async function forgetRespondentEmail(db: Kysely<DB>, propertyId: string, 
   await db.updateTable('survey_responses').set({ respondent_email: null })
     .where('node_id', '=', propertyId).where(sql<string>`lower(trim(respondent_email))`, '=', email).execute();
 }
-
-export async function findNodeType(db: Kysely<DB>, nodeId: string): Promise<{ account_id: string; type: string } | undefined> {
-  return db.selectFrom('nodes').select(['account_id', 'type']).where('id', '=', nodeId).executeTakeFirst();
-}

@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { PROPERTY } from '../nodes/service.ts';
+import { nodeTypeOf, PROPERTY, requireAccountNode } from '../nodes/service.ts';
 import * as repo from './repository.ts';
 import type { GuestStore, PushOutcome, PushRules, PushWrite } from './repository.ts';
 import {
@@ -71,10 +71,10 @@ function toGuestDetail(row: GuestRow, stays: ReservationRow[]): GuestDetail {
 async function nodeType(ctx: GuestContext, nodeId: string): Promise<string | null> {
   const cached = ctx.nodeTypes.get(nodeId);
   if (cached !== undefined) return cached;
-  const row = await repo.findNodeType(ctx.db, nodeId);
-  if (!row) return null;
-  ctx.nodeTypes.set(nodeId, row.type);
-  return row.type;
+  const type = await nodeTypeOf(ctx.db, nodeId);
+  if (type === undefined) return null;
+  ctx.nodeTypes.set(nodeId, type);
+  return type;
 }
 
 /** Which property a push lands on: the key's own, or a property node named by property_id inside the key's subtree; else 422. */
@@ -95,9 +95,8 @@ async function resolveProperty(ctx: GuestContext, principal: Principal, requeste
 
 /** For the operator plane: the property must be a property node of the account, else 400. */
 async function requireAccountProperty(db: Kysely<DB>, accountId: string, propertyId: string): Promise<void> {
-  const row = await repo.findNodeType(db, propertyId);
-  if (!row || row.account_id !== accountId) throw invalid('property_id must be a node of this account');
-  if (row.type !== PROPERTY) throw invalid(`property_id is a ${row.type} node, not a property`);
+  const node = await requireAccountNode(db, accountId, propertyId, 'property_id');
+  if (node.type !== PROPERTY) throw invalid(`property_id is a ${node.type} node, not a property`);
 }
 
 // ---- the push -----------------------------------------------------------------------------------

@@ -6,17 +6,20 @@ import { invalid } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { childPath, findNode, findRootNode, insertNode, listSubtree } from './repository.ts';
+import { childPath, findNode, findNodeType, findRootNode, insertNode, listAccountNodePaths, listSubtree } from './repository.ts';
 import type { Node, NodeInput } from './schemas.ts';
 
 export const PROPERTY = 'property';
 
 export const toNode = (row: NodeRow): Node => ({ id: row.id, name: row.name, parent_id: row.parent_id, type: row.type });
 
+/** Why a body field naming a node is refused when the node is not the account's. */
+export const notAccountNode = (field = 'node_id'): string => `${field} must be a node of this account`;
+
 /** The node named by a body field, or 400 unless it is a node of the account (ids are schema-checked UUIDs). */
 export async function requireAccountNode(db: Kysely<DB>, accountId: string, nodeId: string, field = 'node_id'): Promise<NodeRow> {
   const node = await findNode(db, nodeId);
-  if (!node || node.account_id !== accountId) throw invalid(`${field} must be a node of this account`);
+  if (!node || node.account_id !== accountId) throw invalid(notAccountNode(field));
   return node;
 }
 
@@ -46,10 +49,18 @@ export async function listVisibleNodes(db: Kysely<DB>, principal: Principal): Pr
   return (await listSubtree(db, own.path)).map(toNode);
 }
 
+/** A node's type (a property, a region, …); undefined for an unknown node. */
+export const nodeTypeOf = (db: Kysely<DB>, nodeId: string): Promise<string | undefined> => findNodeType(db, nodeId);
+
 /** Ids of the node's ancestors and of the node itself, root first; none for an unknown node. */
 export async function lineageIds(db: Kysely<DB>, nodeId: string): Promise<string[]> {
   const node = await findNode(db, nodeId);
   return node ? node.path.split('/').filter(Boolean) : [];
+}
+
+/** Every node of the account → the ids of its ancestors and itself, root first (one query, for batches). */
+export async function accountLineages(db: Kysely<DB>, accountId: string): Promise<Map<string, string[]>> {
+  return new Map((await listAccountNodePaths(db, accountId)).map((n) => [n.id, n.path.split('/').filter(Boolean)]));
 }
 
 /** Ids of the node at `path` and every node below it. */

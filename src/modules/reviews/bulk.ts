@@ -9,8 +9,9 @@ import { inTransaction } from '../../db/transaction.ts';
 import { appendEvents, type NewEvent } from '../../events/outbox.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
+import { accountLineages, notAccountNode } from '../nodes/service.ts';
 import { ruleMatches, toAlertRule } from './alerts.ts';
-import { applyStatsMany, contribution, moveNodeCopies, type Planned, type ReviewBulkStore, type StatsDelta } from './repository.ts';
+import { applyStatsMany, contribution, listAlertRules, moveNodeCopies, type Planned, type ReviewBulkStore, type StatsDelta } from './repository.ts';
 import type { ReviewInput } from './schemas.ts';
 import { reviewFields, toReview } from './service.ts';
 
@@ -24,8 +25,6 @@ export interface BulkContext {
   db: Kysely<DB>;
   reviews: ReviewBulkStore;
 }
-
-const NODE_REJECTION = 'node_id must be a node of this account';
 
 /**
  * Creates or updates in place by (account, platform, external_id), like upsertReview, for many reviews
@@ -48,8 +47,7 @@ export async function upsertReviewsBulk(ctx: BulkContext, accountId: string, inp
 async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly ReviewInput[]): Promise<BulkOutcome[]> {
   const outcomes: BulkOutcome[] = new Array(inputs.length);
   return inTransaction(ctx.db, async (trx) => {
-    const nodes = new Map((await trx.selectFrom('nodes').select(['id', 'path']).where('account_id', '=', accountId).execute())
-      .map((n) => [n.id, n.path.split('/').filter(Boolean)]));
+    const nodes = await accountLineages(trx, accountId);
     const now = nowIso();
     // A key seen twice in one batch: the later line updates what the earlier one wrote, so runs are split there.
     let run: Planned[] = [];
@@ -71,7 +69,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     };
     for (const [index, input] of inputs.entries()) {
       if (!nodes.has(input.node_id)) {
-        outcomes[index] = { status: 'rejected', error: NODE_REJECTION };
+        outcomes[index] = { status: 'rejected', error: notAccountNode() };
         continue;
       }
       const key = `${input.platform}\u0000${input.external_id}`;
@@ -87,7 +85,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     await applyStatsMany(trx, [...stats.values()]);
     const events: NewEvent[] = [];
     if (created.length > 0) {
-      const rules = (await trx.selectFrom('alert_rules').selectAll().where('account_id', '=', accountId).execute()).map(toAlertRule);
+      const rules = (await listAlertRules(trx, accountId)).map(toAlertRule);
       for (const row of created) {
         const review = toReview(row);
         events.push({ accountId, type: 'review.received', data: { review } });
