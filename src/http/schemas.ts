@@ -2,7 +2,16 @@
 import { Type, type TSchema } from 'typebox';
 
 export const Uuid = Type.String({ format: 'uuid' });
+/** Accepted on input only as src/lib/instant.ts defines it (validation.ts registers that as "date-time"). */
 export const DateTime = Type.String({ format: 'date-time' });
+
+/**
+ * A number a client sends: always finite (validation.ts refuses 1e309 = Infinity everywhere) and,
+ * with this, within a documented range. Scores and numeric answers without a scale of their own
+ * take MEASURE_LIMIT: sums of a million of them stay exact integers far below overflow.
+ */
+export const MEASURE_LIMIT = 1e12;
+export const FiniteNumber = (minimum = -MEASURE_LIMIT, maximum = MEASURE_LIMIT) => Type.Number({ minimum, maximum });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every non-2xx answer' });

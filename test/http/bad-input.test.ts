@@ -51,7 +51,7 @@ eachDatabase('a value outside a union names the allowed values once, and a faili
     [{ sentiment: 'meh' }, 'body.sentiment must be one of: positive, neutral, negative, null'],
     [{ rating: 7 }, 'body.rating must be <= 5'],
     [{ rating: 'five' }, 'body.rating must be number or null'],
-    [{ reviewed_at: 'yesterday' }, 'body.reviewed_at must match format "date-time"'],
+    [{ reviewed_at: 'yesterday' }, 'body.reviewed_at must be a date-time with an offset (2026-11-22T14:00:00Z or +01:00) between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z'],
   ];
   for (const [change, message] of cases) {
     assert.equal(assertError(await t.admin('POST', `/accounts/${tree.accountId}/reviews`, { ...review, ...change }), 400), message);

@@ -17,7 +17,7 @@ import {
 } from './push-repository.ts';
 import * as repo from './repository.ts';
 import type { Guest } from './schemas.ts';
-import type { GuestPush, StayPush } from './validate.ts';
+import { checkCustomFieldsCap, type GuestPush, type StayPush } from './validate.ts';
 
 export interface PushResult {
   guest: Guest;
@@ -49,6 +49,12 @@ function newStayRow(accountId: string, propertyId: string, guestId: string, stay
     checked_in_at: stay.fields.checked_in_at ?? null, checked_out_at: stay.fields.checked_out_at ?? null,
     channel: stay.fields.channel ?? null, custom_fields: stay.customFields ?? '{}', created_at: now, updated_at: now,
   };
+}
+
+/** The merged custom fields of what a push wrote must fit the cap (the push itself was checked in validate.ts). */
+function checkMergedFields(w: Write, guest: GuestRow, stay: ReservationRow | null): void {
+  if (w.guest.customFieldsSent) checkCustomFieldsCap('body.custom_fields', JSON.parse(guest.custom_fields), true);
+  if (stay && w.stay?.customFieldsSent) checkCustomFieldsCap('body.reservation.custom_fields', JSON.parse(stay.custom_fields), true);
 }
 
 /** A stay's dates are checked after the merge too: a push may send check_out alone. */
@@ -98,6 +104,7 @@ function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
     const unsubscribed = w.consent === false && (created || sqliteWithdraw(st, guest.id, w.now));
     const stay = w.stay ? sqliteUpsertStay(st, { ...w.stay, row: { ...w.stay.row, guest_id: guest.id } }) : null;
     if (stay) checkStayDates(stay);
+    checkMergedFields(w, guest, stay);
     return { guest, stay, created, unsubscribed };
   }, eventsOf);
 }
@@ -106,11 +113,13 @@ function writeSqlite(deps: GuestDeps, w: Write): Promise<Outcome> {
  * PostgreSQL, most pushes: one autocommitted statement (tombstone check, guest and stay upserts, and
  * guest.created with its deliveries when the guest is new): one round trip. Pushes that may need to
  * look at the stored row after writing (a withdrawal, to emit guest.unsubscribed once; a stay date
- * sent alone, checked against the stored other one) run in a transaction instead.
+ * sent alone, checked against the stored other one; custom fields, whose merge must fit the cap) run
+ * in a transaction instead, rolled back when the check fails.
  */
 async function writePostgres(deps: GuestDeps, w: Write): Promise<Outcome> {
   const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay!.sent.has(f)).length : 0;
-  if (w.consent !== false && dates !== 1) {
+  const custom = w.guest.customFieldsSent || w.stay?.customFieldsSent === true;
+  if (w.consent !== false && dates !== 1 && !custom) {
     const pushed = await pgPushAlone(deps.database.pool!, w.fingerprint, w.guest, w.stay);
     if (pushed.erased || !pushed.guest) throw erasedError();
     return { guest: pushed.guest, stay: pushed.stay, created: pushed.guest.id === w.guest.row.id, unsubscribed: false };
@@ -122,6 +131,7 @@ async function writePostgres(deps: GuestDeps, w: Write): Promise<Outcome> {
     const created = guest.id === w.guest.row.id;
     const unsubscribed = w.consent === false && (created || (await repo.withdrawConsent(trx, guest.id, w.now)));
     if (stay) checkStayDates(stay);
+    checkMergedFields(w, guest, stay);
     const outcome = { guest, stay, created, unsubscribed };
     const events = eventsOf(outcome);
     if (events.length > 0) await appendEvents(trx, events);

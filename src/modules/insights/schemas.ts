@@ -1,7 +1,7 @@
 // TypeBox schemas of insights: the public Recommendation, Mention and Topic, and the operator's
 // create bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, Nullable, Uuid } from '../../http/schemas.ts';
 import { Sentiment } from '../reviews/schemas.ts';
 
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
@@ -55,7 +55,7 @@ export const MentionInput = Type.Object({
   text: Text(10_000),
   source_field: Text(100),
   sentiment: Opt(Sentiment),
-  confidence: Opt(Type.Number({ minimum: 0, maximum: 1 })),
+  confidence: Opt(FiniteNumber(0, 1)),
   custom_category_id: Opt(Uuid),
   created_at: Opt(DateTime),
 }, { additionalProperties: false });

@@ -1,6 +1,6 @@
 // TypeBox schemas of reviews: the public Review, and the operator's create/reply/hide bodies.
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, Nullable, Uuid } from '../../http/schemas.ts';
 
 export const Sentiment = Type.Union([Type.Literal('positive'), Type.Literal('neutral'), Type.Literal('negative')]);
 
@@ -39,8 +39,8 @@ export const ReviewInput = Type.Object({
   external_id: Text(255),
   reviewed_at: DateTime,
   author: Opt(Type.String({ maxLength: 500 })),
-  rating: Opt(Type.Number({ minimum: 0, maximum: 5 })),
-  rating_normalized: Opt(Type.Number({ minimum: 0, maximum: 100 })),
+  rating: Opt(FiniteNumber(0, 5)),
+  rating_normalized: Opt(FiniteNumber(0, 100)),
   title: Opt(Type.String({ maxLength: 1000 })),
   text: Opt(Type.String({ maxLength: 100_000 })),
   url: Opt(Type.String({ maxLength: 2000 })),
@@ -62,7 +62,7 @@ export const HideInput = Type.Object({ is_hidden: Type.Boolean() }, { additional
 
 export const AlertRuleInput = Type.Object({
   node_id: Uuid,
-  max_rating: Opt(Type.Number({ minimum: 0, maximum: 5 })),
+  max_rating: Opt(FiniteNumber(0, 5)),
   sentiments: Opt(Type.Array(Sentiment, { minItems: 1 })),
   keywords: Opt(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 })),
 }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 // TypeBox schemas of surveys: the public Survey, SurveyDetail, SurveyResponse, SurveyAnswer, and the
 // operator's survey/response bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, Nullable, Uuid } from '../../http/schemas.ts';
 
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
@@ -73,7 +73,7 @@ export const AnswerInput = Type.Object({
   question_path: Opt(Text(1000)),
   question_type: Text(100),
   value: Type.Unknown({ description: 'any JSON value' }),
-  numeric_value: Opt(Type.Number()),
+  numeric_value: Opt(FiniteNumber()),
   comment: Opt(Type.String({ maxLength: 100_000 })),
   answered_at: Opt(DateTime),
 }, { additionalProperties: false });
@@ -83,7 +83,7 @@ export const ResponseInput = Type.Object({
   node_id: Uuid,
   channel: Text(100),
   status: Type.Union([Type.Literal('started'), Type.Literal('completed')]),
-  overall_score: Opt(Type.Number()),
+  overall_score: Opt(FiniteNumber()),
   started_at: Opt(DateTime),
   completed_at: Opt(DateTime),
   respondent_email: Opt(Type.String({ maxLength: 320 })),
