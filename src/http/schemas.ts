@@ -1,11 +1,15 @@
 // TypeBox building blocks shared by every module's schemas.
 import { Type, type TSchema } from 'typebox';
+import { ERROR_CODES } from './error-codes.ts';
 
 export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every non-2xx answer' });
+export const ErrorBody = Type.Object({
+  error: Type.String({ description: 'for people: what went wrong, naming the field' }),
+  code: Type.Optional(Type.String({ enum: Object.keys(ERROR_CODES), description: 'for programs: the rule that was broken (listed in the README)' })),
+}, { $id: 'Error', description: 'Every non-2xx answer' });
 
 /** Path ids are declared as plain strings: a value that is not a UUID answers 404, not 400. */
 export const IdParams = Type.Object({ id: Type.String() });
