@@ -86,7 +86,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (closing) reply.header('Connection', 'close');
+    // An answer given before the body has all arrived (a 401 for a bad key, say) ends the
+    // connection too: otherwise it would wait for the rest of a body nobody will read.
+    if (closing || request.raw.complete === false) reply.header('Connection', 'close');
   });
 
   await app.register(swagger, {

@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   auth_throttled: { status: 429, meaning: 'too many failed authentications from this address; wait `Retry-After` seconds' },
   headers_too_large: { status: 431, meaning: 'the request line and headers are over 16 KiB' },
   internal_error: { status: 500, meaning: 'a fault on the server\'s side; the log has the cause under the request id' },
-  database_unavailable: { status: 503, meaning: 'the database does not answer; retry after `Retry-After` seconds' },
+  database_unavailable: { status: 503, meaning: 'the database does not answer; retry in a few seconds' },
   shutting_down: { status: 503, meaning: 'the instance is shutting down; retry (another instance answers)' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
