@@ -88,3 +88,24 @@ eachDatabase('a body that trickles in is cut off after REQUEST_TIMEOUT_MS with 4
   const slowHeaders = await raw(port, [...'GET /api/v4/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1234567890123456789'.split('')], 150);
   assertEnvelope(slowHeaders, 408, 'request_timeout');
 }, { env: { REQUEST_TIMEOUT_MS: '1000' } });
+
+eachDatabase('a request that arrives while the instance shuts down answers 503 shutting_down in the envelope', async (t) => {
+  const port = await listening(t);
+  const socket: Socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  let text = '';
+  socket.on('data', (c: Buffer) => (text += c.toString()));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  // Headers begun before shutdown (so the connection is not idle and stays open), finished after it.
+  socket.write('GET /api/v4/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const closing = t.app.close();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.write('\r\n');
+  await closed;
+  await closing;
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  assert.match(head, /^HTTP\/1\.1 503 /);
+  assert.match(head, /\r\nretry-after: 1\r\n/i);
+  assert.deepEqual(JSON.parse(body), { error: 'this instance is shutting down: retry, another instance will answer', code: 'shutting_down' });
+});
