@@ -1,5 +1,6 @@
 // TypeBox building blocks shared by every module's schemas.
 import { Type, type TSchema } from 'typebox';
+import { ERROR_CODES } from './error-codes.ts';
 
 export const Uuid = Type.String({ format: 'uuid' });
 /** Accepted on input only as src/lib/instant.ts defines it (validation.ts registers that as "date-time"). */
@@ -14,7 +15,10 @@ export const MEASURE_LIMIT = 1e12;
 export const FiniteNumber = (minimum = -MEASURE_LIMIT, maximum = MEASURE_LIMIT) => Type.Number({ minimum, maximum });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every non-2xx answer' });
+export const ErrorBody = Type.Object({
+  error: Type.String({ description: 'for people: what went wrong, naming the field' }),
+  code: Type.Optional(Type.String({ enum: Object.keys(ERROR_CODES), description: 'for programs: the rule that was broken (listed in the README)' })),
+}, { $id: 'Error', description: 'Every non-2xx answer' });
 
 /** Path ids are declared as plain strings: a value that is not a UUID answers 404, not 400. */
 export const IdParams = Type.Object({ id: Type.String() });

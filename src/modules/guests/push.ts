@@ -27,7 +27,7 @@ export interface PushResult {
 }
 
 export const erasedError = (): AppError =>
-  new AppError(409, 'this guest was erased under GDPR at this property and cannot be pushed again');
+  new AppError(409, 'this guest was erased under GDPR at this property and cannot be pushed again', {}, 'guest_erased');
 
 function newGuestRow(accountId: string, propertyId: string, push: GuestPush, now: string): GuestRow {
   return {

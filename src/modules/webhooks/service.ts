@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, WebhookDeliveryRow } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, domainError, notFound } from '../../http/errors.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { newSecret } from '../../delivery/signer.ts';
 import { isUuid, newId } from '../../lib/ids.ts';
@@ -51,7 +51,7 @@ function checkUrl(url: string): string {
 const uniqueEvents = (events: readonly string[]) => JSON.stringify([...new Set(events)]);
 
 /** The principal's endpoint, or 404 (unknown, malformed id or another account's). */
-async function ownEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<repo.EndpointPublicRow> {
+export async function ownEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<repo.EndpointPublicRow> {
   const row = isUuid(id) ? await repo.findEndpoint(db, id) : undefined;
   if (!row || row.account_id !== principal.accountId) throw notFound('webhook endpoint');
   return row;
@@ -69,7 +69,7 @@ export async function createEndpoint(db: Kysely<DB>, settings: WebhookSettings, 
     if (!account) throw new AppError(401, 'API key is unknown or revoked');
     const limit = account.webhook_endpoint_limit ?? settings.endpointLimit;
     if (await repo.countEndpoints(trx, principal.accountId) >= limit) {
-      throw new AppError(409, `the account's limit of ${limit} webhook endpoints is reached; delete one first`);
+      throw domainError('endpoint_limit_reached', `the account's limit of ${limit} webhook endpoints is reached; delete one first`);
     }
     const now = nowIso();
     const id = newId();
