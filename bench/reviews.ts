@@ -16,7 +16,7 @@ import type { AppContext } from '../src/context.ts';
 import type { Dialect } from '../src/db/connect.ts';
 import { subtreeShape, type SubtreeShape } from '../src/db/subtree-page.ts';
 import { subtreeScope } from '../src/access/principal.ts';
-import { encodeCursor } from '../src/http/pagination.ts';
+import { cursorsFor, listBinding } from '../src/http/pagination.ts';
 import { reviewPageQuery } from '../src/modules/reviews/repository.ts';
 import { Review } from '../src/modules/reviews/schemas.ts';
 import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
@@ -123,7 +123,9 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       .orderBy('reviewed_at', 'desc').orderBy('id', 'desc');
     const last = (await inGroup().offset((deepPage - 1) * LIMIT - 1).limit(1).executeTakeFirstOrThrow());
     const firstOfDeep = (await inGroup().offset((deepPage - 1) * LIMIT).limit(1).executeTakeFirstOrThrow());
-    const deepCursor = encodeCursor({ time: last.reviewed_at, id: last.id });
+    // Cursors are bound to their list (account, route) under the server's key, which the bench gives it.
+    const deepCursor = cursorsFor(Buffer.from(SECRET_KEY, 'base64'))
+      .seal(listBinding(seed.accountId, '/api/v4/reviews', {}), { time: last.reviewed_at, id: last.id });
 
     const env = {
       DATABASE_URL: target.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', REPUTE_WORKER: 'off',

@@ -7,7 +7,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
 import type { AppContext } from './context.ts';
-import { AppError, registerErrorHandling } from './http/errors.ts';
+import type { Config } from './config.ts';
+import { AppError, domainError, envelope, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, frameworkError } from './http/edge-errors.ts';
+import { AuthThrottle } from './http/auth-throttle.ts';
+import { requestSerializer } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { describeResponses } from './http/openapi-responses.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
@@ -28,16 +32,41 @@ const genReqId = (req: { headers: Record<string, string | string[] | undefined> 
 export function fastifyOptions(logLevel: string, stream?: DestinationStream): FastifyServerOptions {
   return {
     // Keys and the admin token travel in Authorization: never let a log line carry it.
-    logger: logLevel === 'silent' ? false : { level: logLevel, redact: ['req.headers.authorization', 'headers.authorization'], ...(stream ? { stream } : {}) },
+    logger: logLevel === 'silent' ? false : {
+      level: logLevel,
+      redact: ['req.headers.authorization', 'headers.authorization'],
+      serializers: { req: requestSerializer },
+      ...(stream ? { stream } : {}),
+    },
     genReqId,
     bodyLimit: MiB,
-    return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   };
 }
 
+/**
+ * What the configuration decides about the server itself, whatever options the caller gave: the
+ * trusted proxies, the time-outs, and answers in the error envelope for what no route handles.
+ */
+function serverSettings(config: Config): FastifyServerOptions {
+  return {
+    trustProxy: config.trustProxy,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    frameworkErrors: frameworkError,
+    clientErrorHandler,
+    // Shutdown's 503 is answered by the onRequest hook below, in the envelope, instead.
+    return503OnClosing: false,
+  };
+}
+
 export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
-  const app = Fastify(options);
+  const app = Fastify({ ...options, ...serverSettings(ctx.config) });
+  // Headers get the same time as the whole request, and time-outs are checked every second
+  // (Node's default, 30 s, would let a slow client hold its connection up to 30 s longer).
+  app.server.headersTimeout = ctx.config.requestTimeoutMs;
+  // (A creation option of http.Server that Node reads when the server starts listening.)
+  (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1000, ctx.config.requestTimeoutMs);
   const context: AppContext = { ...ctx, log: app.log };
   const table = collectRoutes(app, strictQuery);
   app.setValidatorCompiler(validatorCompiler);
@@ -52,9 +81,14 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   app.addHook('preClose', async () => {
     closing = true;
   });
+  app.addHook('onRequest', async () => {
+    if (closing) throw domainError('shutting_down', 'this instance is shutting down: retry, another instance will answer', { 'Retry-After': '1' });
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (closing) reply.header('Connection', 'close');
+    // An answer given before the body has all arrived (a 401 for a bad key, say) ends the
+    // connection too: otherwise it would wait for the rest of a body nobody will read.
+    if (closing || request.raw.complete === false) reply.header('Connection', 'close');
   });
 
   await app.register(swagger, {
@@ -87,7 +121,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ err: error }, 'database not reachable');
-      return reply.status(503).send({ error: 'database not reachable' });
+      return reply.status(503).send(envelope('database not reachable', 'database_unavailable'));
     }
   });
 
@@ -98,13 +132,19 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     for (const routes of publicRoutes) routes(api, context);
   }, { prefix: API_PREFIX });
 
+  const adminFailures = new AuthThrottle(ctx.rateLimits, 'admin', ctx.config.authFailureLimit, ctx.config.authFailureWindowS);
   await app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {
       const token = ctx.config.adminToken;
       // Without a configured token the operator plane does not exist on the network.
       if (token === null) throw new AppError(404, `no route ${request.method} ${request.url.split('?')[0]}`);
+      // A refused address is refused even with the right token: otherwise guessing would go on.
+      adminFailures.check(request);
       const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-      if (!safeEqual(given, token)) throw new AppError(401, 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"');
+      if (!safeEqual(given, token)) {
+        await adminFailures.failed(request);
+        throw new AppError(401, 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"');
+      }
     });
     for (const routes of adminRoutes) routes(admin, context);
   }, { prefix: ADMIN_PREFIX });

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 
 export interface Config {
   readonly port: number;
@@ -13,6 +14,17 @@ export interface Config {
   readonly secretKey: Buffer;
   readonly rateLimitMax: number;
   readonly rateLimitWindowS: number;
+  /** Test pings per webhook endpoint per minute. */
+  readonly webhookTestLimit: number;
+  /** Failed authentications (API key or admin token) allowed per client address per window. */
+  readonly authFailureLimit: number;
+  readonly authFailureWindowS: number;
+  /** Proxies whose X-Forwarded-For names the client (Fastify's trustProxy); false: the peer is the client. */
+  readonly trustProxy: string | false;
+  /** The longest a request's headers and body may take to arrive. */
+  readonly requestTimeoutMs: number;
+  /** A connection with no traffic either way for this long is closed. */
+  readonly idleTimeoutMs: number;
   readonly webhookRetryScheduleS: readonly number[];
   readonly webhookPollMs: number;
   readonly webhookTimeoutMs: number;
@@ -75,7 +87,8 @@ function secretKeyVar(env: Env, databaseUrl: string): Buffer {
   // Embedded mode: keep a generated key beside the database file so a restart can still decrypt.
   const keyFile = join(dirname(path), 'secret.key');
   if (existsSync(keyFile)) return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
-  mkdirSync(dirname(keyFile), { recursive: true });
+  // Owner-only, like the database beside it (connect.ts): the folder holds personal data and this key.
+  mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   writeFileSync(keyFile, key.toString('base64') + '\n', { mode: 0o600 });
   return key;
@@ -95,6 +108,30 @@ function logLevelVar(env: Env): string {
   return level;
 }
 
+/** At least 16 characters: the token is all that guards the operator plane. */
+function adminTokenVar(env: Env): string | null {
+  const token = env.REPUTE_ADMIN_TOKEN?.trim() || null;
+  if (token !== null && token.length < 16) {
+    throw new ConfigError(`REPUTE_ADMIN_TOKEN must be at least 16 characters, got ${token.length} (try: openssl rand -hex 32)`);
+  }
+  return token;
+}
+
+const PROXY_WORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Comma list of proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal). */
+function trustProxyVar(env: Env): string | false {
+  const parts = listVar(env, 'TRUST_PROXY');
+  if (parts.length === 0) return false;
+  const bad = parts.find((p) => {
+    const [address, bits, extra] = p.split('/');
+    if (extra !== undefined || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return true;
+    return !PROXY_WORDS.includes(p) && isIP(address ?? '') === 0;
+  });
+  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY must be a comma list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), got ${quote(bad)}`);
+  return parts.join(',');
+}
+
 function listVar(env: Env, name: string): string[] {
   return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
@@ -108,10 +145,16 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl,
     redisUrl: redisUrlVar(env),
-    adminToken: env.REPUTE_ADMIN_TOKEN?.trim() || null,
+    adminToken: adminTokenVar(env),
     secretKey: secretKeyVar(env, databaseUrl),
     rateLimitMax: intVar(env, 'RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     rateLimitWindowS: intVar(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+    webhookTestLimit: intVar(env, 'WEBHOOK_TEST_LIMIT', 10, 1, 1_000_000),
+    authFailureLimit: intVar(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    authFailureWindowS: intVar(env, 'AUTH_FAILURE_WINDOW_S', 60, 1, 86_400),
+    trustProxy: trustProxyVar(env),
+    requestTimeoutMs: intVar(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    idleTimeoutMs: intVar(env, 'IDLE_TIMEOUT_MS', 120_000, 1000, 3_600_000),
     webhookRetryScheduleS: scheduleVar(env, 'WEBHOOK_RETRY_SCHEDULE_S', '0,5,300,1800,7200,18000,36000,36000'),
     webhookPollMs: intVar(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
     webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1, 600_000),

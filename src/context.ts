@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
 import type { DB } from './db/schema.ts';
 import type { PrincipalCache } from './access/principal-cache.ts';
+import { AuthThrottle } from './http/auth-throttle.ts';
 import { memoryStore, redisStore, type RateLimitStore } from './http/rate-limit.ts';
 import { type Fingerprinter, fingerprinter } from './lib/fingerprint.ts';
 import { TtlCache } from './lib/ttl-cache.ts';
@@ -27,6 +28,8 @@ export interface ServiceContext {
 
 export interface AppContext extends ServiceContext {
   principals: PrincipalCache;
+  /** Failed API-key authentications per client address. */
+  keyFailures: AuthThrottle | null;
   rateLimits: RateLimitStore;
   log: FastifyBaseLogger;
 }
@@ -43,9 +46,11 @@ export function createServiceContext(config: Config, database: Database): Servic
 }
 
 export function createContext(config: Config, database: Database): Omit<AppContext, 'log'> {
+  const rateLimits = config.redisUrl ? redisStore(config.redisUrl) : memoryStore();
   return {
     ...createServiceContext(config, database),
     principals: principalCache(database.db),
-    rateLimits: config.redisUrl ? redisStore(config.redisUrl) : memoryStore(),
+    keyFailures: new AuthThrottle(rateLimits, 'key', config.authFailureLimit, config.authFailureWindowS),
+    rateLimits,
   };
 }

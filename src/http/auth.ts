@@ -1,16 +1,24 @@
 // Bearer-key authentication of the public routes: the key's principal (src/access/) onto the request,
-// 401 for a bad key, 403 for a missing scope or plan feature.
+// 401 for a bad key (429 for an address past its failed-authentication limit), 403 for a missing
+// scope or plan feature.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { looksLikeKey } from '../access/api-key.ts';
 import type { Principal } from '../access/principal.ts';
 import type { PrincipalCache } from '../access/principal-cache.ts';
 import type { Feature, Scope } from '../access/scopes.ts';
-import { AppError } from './errors.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
+import { AppError, domainError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
   }
+}
+
+/** What the hook needs: the principal cache, and the failed-authentication throttle (null: none). */
+export interface KeyAuth {
+  principals: PrincipalCache;
+  keyFailures: AuthThrottle | null;
 }
 
 function bearer(request: FastifyRequest): string | null {
@@ -21,14 +29,24 @@ function bearer(request: FastifyRequest): string | null {
 }
 
 /** onRequest hook for a public route: any valid key, plus the scope and plan feature when named. */
-export function requireKey(cache: PrincipalCache, scope: Scope | null, feature: Feature | null): onRequestHookHandler {
+export function requireKey(auth: KeyAuth, scope: Scope | null, feature: Feature | null): onRequestHookHandler {
+  const cache = auth.principals;
   return async (request) => {
     const key = bearer(request);
     if (key === null) throw new AppError(401, 'Authorization header must be "Bearer <API key>"');
-    const principal = looksLikeKey(key) ? await cache.resolve(key) : null;
-    if (principal === null) throw new AppError(401, 'API key is unknown or revoked');
-    if (scope !== null && !principal.scopes.includes(scope)) throw new AppError(403, `API key lacks the ${scope} scope`);
-    if (feature !== null && !principal.features.has(feature)) throw new AppError(403, `the account's plan does not include ${feature}`);
+    // A key known valid passes even from a refused address (one client behind a shared address
+    // must not lock out the others); any other key from there is refused before it is looked up.
+    let principal: Principal | null | undefined = cache.peek(key);
+    if (principal === undefined) {
+      auth.keyFailures?.check(request);
+      principal = looksLikeKey(key) ? await cache.resolve(key) : null;
+    }
+    if (principal === null) {
+      await auth.keyFailures?.failed(request);
+      throw new AppError(401, 'API key is unknown or revoked');
+    }
+    if (scope !== null && !principal.scopes.includes(scope)) throw domainError('forbidden_scope', `API key lacks the ${scope} scope`);
+    if (feature !== null && !principal.features.has(feature)) throw domainError('feature_not_in_plan', `the account's plan does not include ${feature}`);
     request.principal = principal;
   };
 }

@@ -1,21 +1,38 @@
-// The HTTP error type (for the plumbing's own answers: auth, rate limit) and the one handler that turns
-// any error, a domain error of a service included, into a status and { "error": "…" }.
+// The HTTP error type (for the plumbing's own answers: auth, rate limit, shutdown) and the one handler
+// that turns any error, a domain error of a service included, into a status and
+// { "error": "…", "code": "…" } (the codes and their statuses are listed in error-codes.ts).
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError, type ErrorKind } from '../lib/errors.ts';
+import { ERROR_CODES, defaultCode, type ErrorCode } from './error-codes.ts';
 
 export class AppError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  readonly code: ErrorCode;
+  /** `code` defaults to the usual meaning of the status (400 field_invalid, 404 not_found, …). */
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}, code?: ErrorCode) {
     super(message);
+    this.code = code ?? defaultCode(status, message);
   }
 }
 
-/** The status of each kind of domain error. */
+/** An HTTP error named by its rule; the status comes from the code's entry in ERROR_CODES. */
+export const domainError = (code: ErrorCode, message: string, headers: Record<string, string> = {}): AppError =>
+  new AppError(ERROR_CODES[code].status, message, headers, code);
+
+/** The status of each kind of domain error (src/lib/errors.ts). */
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400, unauthenticated: 401, 'not-found': 404, conflict: 409, unprocessable: 422,
 };
 
-/** A domain error as the HTTP error it answers with. */
-const fromDomain = (error: DomainError): AppError => new AppError(STATUS[error.kind], error.message);
+/** A domain error as the HTTP error it answers with: its own code, else the status's usual one. */
+const fromDomain = (error: DomainError): AppError => new AppError(STATUS[error.kind], error.message, {}, error.code);
+
+/** The body of every non-2xx answer. */
+export interface ErrorEnvelope {
+  error: string;
+  code: ErrorCode;
+}
+
+export const envelope = (message: string, code: ErrorCode): ErrorEnvelope => ({ error: message, code });
 
 interface AjvError {
   instancePath: string;
@@ -82,41 +99,51 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
   app.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
     const error = thrown instanceof DomainError ? fromDomain(thrown) : thrown;
     if (error instanceof AppError) {
-      return reply.status(error.status).headers(error.headers).send({ error: error.message });
+      return reply.status(error.status).headers(error.headers).send(envelope(error.message, error.code));
     }
     const fe = error as FastifyError;
     if (fe.validation && fe.validationContext === 'params') {
       // Path ids are plain strings, so only a NUL can fail them: like any other unknown id, 404.
-      return reply.status(404).send({ error: `${request.url.split('?')[0]} not found` });
+      return reply.status(404).send(envelope(`${request.url.split('?')[0]} not found`, 'not_found'));
     }
     if (fe.validation) {
-      return reply.status(400).send({ error: describeValidation(fe.validationContext ?? 'request', fe.validation as AjvError[]) });
+      const message = describeValidation(fe.validationContext ?? 'request', fe.validation as AjvError[]);
+      return reply.status(400).send(envelope(message, validationCode(fe.validation as AjvError[], message)));
     }
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send({ error: clientMessage(fe) });
+      const { message, code } = clientError(fe, status);
+      return reply.status(status).send(envelope(message, code));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ error: 'internal error' });
+    return reply.status(500).send(envelope('internal error', 'internal_error'));
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const methods = allowed(path) ?? [];
-    if (methods.length === 0) return reply.status(404).send({ error: `no route ${request.method} ${path}` });
+    if (methods.length === 0) return reply.status(404).send(envelope(`no route ${request.method} ${path}`, 'not_found'));
     const allow = [...methods, 'OPTIONS'].join(', ');
     if (request.method === 'OPTIONS') return reply.status(204).header('Allow', allow).send();
-    return reply.status(405).header('Allow', allow).send({ error: `method ${request.method} is not allowed on ${path}; allowed: ${allow}` });
+    return reply.status(405).header('Allow', allow).send(envelope(`method ${request.method} is not allowed on ${path}; allowed: ${allow}`, 'method_not_allowed'));
   });
 }
 
+/** The code of a schema failure: the first failing rule decides (its message comes first too). */
+function validationCode(errors: AjvError[], message: string): ErrorCode {
+  const first = errors[0]?.keyword;
+  if (first === 'additionalProperties') return 'field_unknown';
+  if (first === 'required') return 'field_required';
+  return defaultCode(400, message);
+}
+
 // Fastify's own client errors (bad JSON, body too large, wrong content type) in plain words.
-function clientMessage(error: FastifyError): string {
+function clientError(error: FastifyError, status: number): { message: string; code: ErrorCode } {
   switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return 'body is larger than the 1 MiB limit';
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return 'body must be sent as Content-Type: application/json';
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return 'body must not be empty when Content-Type is application/json';
-    case 'FST_ERR_CTP_INVALID_JSON_BODY': return `body is not valid JSON: ${error.message}`;
-    default: return error.message;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return { message: 'body is larger than the 1 MiB limit', code: 'body_too_large' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return { message: 'body must be sent as Content-Type: application/json', code: 'unsupported_media_type' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return { message: 'body must not be empty when Content-Type is application/json', code: 'invalid_json' };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY': return { message: `body is not valid JSON: ${error.message}`, code: 'invalid_json' };
+    default: return { message: error.message, code: defaultCode(status, error.message) };
   }
 }

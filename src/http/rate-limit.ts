@@ -99,33 +99,56 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   };
 }
 
+export interface WindowHit {
+  /** True when this hit is past the window's maximum. */
+  over: boolean;
+  /** Whole seconds until the window ends (at least 1). */
+  resetS: number;
+  /** The RateLimit-* headers of this hit. */
+  headers: Record<string, string>;
+  degraded?: Error;
+}
+
+/** Counts one hit of `key` in a fixed window of `max` per `windowS` seconds. */
+export async function countHit(store: RateLimitStore, key: string, max: number, windowS: number): Promise<WindowHit> {
+  const { count, resetMs, degraded } = await store.hit(key, windowS * 1000);
+  const resetS = Math.max(1, Math.ceil(resetMs / 1000));
+  const headers = {
+    'RateLimit-Limit': String(max),
+    'RateLimit-Remaining': String(Math.max(0, max - count)),
+    'RateLimit-Reset': String(resetS),
+  };
+  return { over: count > max, resetS, headers, ...(degraded ? { degraded } : {}) };
+}
+
+/**
+ * Counts a request against `key`'s window: sets the RateLimit-* headers, and past the limit throws
+ * 429 with Retry-After. `what` names the limit in the message ("requests", "test pings of this endpoint").
+ */
+export function enforceWindow(reply: FastifyReply, hit: WindowHit, max: number, windowS: number, what: string): void {
+  reply.headers(hit.headers);
+  if (hit.over) {
+    throw new AppError(429, `rate limit of ${max} ${what} per ${windowS} s exceeded; retry in ${hit.resetS} s`, {
+      ...hit.headers,
+      'Retry-After': String(hit.resetS),
+    });
+  }
+}
+
 /**
  * preValidation hook that counts the request against the key's window and sets the RateLimit-*
  * headers. It runs before validation, so a malformed request counts like any other: a client
  * cannot send unlimited invalid requests.
  */
 export function rateLimit(store: RateLimitStore, max: number, windowS: number): preValidationHookHandler {
-  const windowMs = windowS * 1000;
   let lastWarning = 0;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const { count, resetMs, degraded } = await store.hit(request.principal.keyId, windowMs);
-    if (degraded && Date.now() - lastWarning > 30_000) {
+    const hit = await countHit(store, request.principal.keyId, max, windowS);
+    if (hit.degraded && Date.now() - lastWarning > 30_000) {
       // One line per 30 s per route is enough to page someone; more would flood the log.
       lastWarning = Date.now();
-      request.log.warn({ err: degraded }, 'rate-limit store unreachable: counting in this instance only');
+      request.log.warn({ err: hit.degraded }, 'rate-limit store unreachable: counting in this instance only');
     }
-    const resetS = Math.max(1, Math.ceil(resetMs / 1000));
-    const headers = {
-      'RateLimit-Limit': String(max),
-      'RateLimit-Remaining': String(Math.max(0, max - count)),
-      'RateLimit-Reset': String(resetS),
-    };
-    reply.headers(headers);
-    if (count > max) {
-      throw new AppError(429, `rate limit of ${max} requests per ${windowS} s exceeded; retry in ${resetS} s`, {
-        ...headers,
-        'Retry-After': String(resetS),
-      });
-    }
+    enforceWindow(reply, hit, max, windowS, 'requests');
   };
 }

@@ -1,39 +1,97 @@
 // Request validation: bodies are validated strictly (no type coercion, unknown fields rejected, so a
 // client's mistake is reported rather than guessed at); query strings and path params are coerced
-// from text, since that is all they can be. No part of a request may carry a NUL character: no
-// field has a use for one and PostgreSQL cannot store it in text, so it is refused here as a 400.
+// from text, since that is all they can be, but an integer only from plain decimal digits ("16",
+// never "0x10", "+16", " 16", "16.0" or "016"). No part of a request may carry a NUL character (no
+// field has a use for one and PostgreSQL cannot store it in text), a string that is not well-formed
+// Unicode (a lone surrogate such as "\ud800": PostgreSQL refuses it, so one stored on SQLite or in a
+// JSON column breaks later reads) or a number that is not finite (1e309 parses as Infinity): each
+// is refused here, once for every route and for `repute import`, as a 400 naming the field.
+// "date-time" is src/lib/instant.ts's definition: a real instant between 1970 and 9999.
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { INSTANT_RULE, isInstant } from '../lib/instant.ts';
 
 function makeAjv(options: Options): Ajv {
   // addUsedSchema: false keeps compiled schemas out of Ajv's registry, so two routes whose schemas
   // carry the same $id (a shared TypeBox type, or two modules' "Survey") do not collide at start-up.
-  const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, removeAdditional: false, addUsedSchema: false, ...options });
+  // strictNumbers: Infinity and NaN are not of type number (strict: false would let them through).
+  const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true, useDefaults: true, removeAdditional: false, addUsedSchema: false, ...options });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
+  ajv.addFormat('date-time', { type: 'string', validate: isInstant });
   return ajv;
 }
 
 const strict = makeAjv({ coerceTypes: false });
 const coercing = makeAjv({ coerceTypes: 'array' });
 
-/** JSON pointer of the first string (value or key) holding U+0000, or null. Iterative: bodies may nest deeply. */
-function findNul(data: unknown): string | null {
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message: string;
+  params: Record<string, unknown>;
+}
+
+// String.prototype.isWellFormed is in Node 20 but not in this TypeScript lib (es2024).
+const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** What no string of a request may be, and why. */
+function textFault(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (\\u0000)';
+  if (!isWellFormed(text)) return 'must be well-formed Unicode (it holds a lone surrogate such as \\ud800)';
+  return null;
+}
+
+/**
+ * The first string (value or key) that is not storable text, or number that is not finite, as an
+ * Ajv-style error at its JSON pointer; null when there is none. Iterative: bodies may nest deeply.
+ */
+export function findUnstorable(data: unknown): AjvError | null {
   const stack: [unknown, string][] = [[data, '']];
+  const fault = (instancePath: string, message: string): AjvError => ({ instancePath, keyword: 'text', message, params: {} });
   while (stack.length > 0) {
     const [value, path] = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      const why = textFault(value);
+      if (why !== null) return fault(path, why);
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return fault(path, 'must be a finite number');
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
         const childPath = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-        if (key.includes('\u0000')) return childPath;
+        const why = textFault(key);
+        if (why !== null) return fault(childPath, `(a key) ${why}`);
         stack.push([child, childPath]);
       }
     }
   }
   return null;
 }
+
+const PLAIN_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+
+/** Query and path properties declared as integers: coerced only from plain decimal digits. */
+function integerProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).filter(([, p]) => p.type === 'integer').map(([name]) => name);
+}
+
+function notPlainInteger(data: unknown, names: string[]): AjvError | null {
+  if (data === null || typeof data !== 'object') return null;
+  for (const name of names) {
+    const value = (data as Record<string, unknown>)[name];
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (typeof one === 'string' && !PLAIN_INTEGER.test(one)) {
+        return { instancePath: `/${name}`, keyword: 'type', message: 'must be an integer written in plain decimal digits', params: {} };
+      }
+    }
+  }
+  return null;
+}
+
+/** Ajv's own words where ours say more. */
+const explain = (errors: AjvError[] | null | undefined): AjvError[] | null | undefined =>
+  errors?.map((e) => (e.keyword === 'format' && e.params.format === 'date-time' ? { ...e, message: `must be ${INSTANT_RULE}` } : e));
 
 interface ValidateFn {
   (data: unknown): boolean;
@@ -42,14 +100,15 @@ interface ValidateFn {
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  const integers = httpPart === 'body' ? [] : integerProperties(schema);
   const checked: ValidateFn = (data) => {
-    const nul = findNul(data);
-    if (nul !== null) {
-      checked.errors = [{ instancePath: nul, keyword: 'nul', message: 'must not contain the NUL character (\\u0000)', params: {} }];
+    const fault = findUnstorable(data) ?? notPlainInteger(data, integers);
+    if (fault !== null) {
+      checked.errors = [fault];
       return false;
     }
     const valid = validate(data);
-    checked.errors = validate.errors;
+    checked.errors = explain(validate.errors as AjvError[] | null | undefined);
     return valid;
   };
   return checked as ReturnType<FastifySchemaCompiler<unknown>>;

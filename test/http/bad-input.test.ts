@@ -1,7 +1,8 @@
-// Bad input gets a 4xx with { "error": "…" } naming the field and the rule: malformed JSON, wrong
+// Bad input gets a 4xx with { "error": "…", "code": "…" } naming the field and the rule: malformed JSON, wrong
 // content type, oversized bodies, unknown routes, methods, ids and query parameters, NUL characters.
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from '../../src/http/error-codes.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { ADMIN_TOKEN, type TestApp } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
@@ -12,8 +13,10 @@ function assertError(r: LightMyRequestResponse, status: number, pattern?: RegExp
   assert.equal(r.statusCode, status, r.body);
   assert.match(String(r.headers['content-type']), /^application\/json/);
   const body = r.json();
-  assert.deepEqual(Object.keys(body), ['error']);
+  assert.deepEqual(Object.keys(body), ['error', 'code']);
   assert.equal(typeof body.error, 'string');
+  // The code is a listed one, of this very status.
+  assert.equal(ERROR_CODES[body.code as ErrorCode]?.status, status, `code ${body.code}`);
   if (pattern) assert.match(body.error, pattern);
   assert.ok(r.headers['x-request-id'], 'errors carry X-Request-Id too');
   return body.error;
@@ -51,7 +54,7 @@ eachDatabase('a value outside a union names the allowed values once, and a faili
     [{ sentiment: 'meh' }, 'body.sentiment must be one of: positive, neutral, negative, null'],
     [{ rating: 7 }, 'body.rating must be <= 5'],
     [{ rating: 'five' }, 'body.rating must be number or null'],
-    [{ reviewed_at: 'yesterday' }, 'body.reviewed_at must match format "date-time"'],
+    [{ reviewed_at: 'yesterday' }, 'body.reviewed_at must be a date-time with an offset (2026-11-22T14:00:00Z or +01:00) between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z'],
   ];
   for (const [change, message] of cases) {
     assert.equal(assertError(await t.admin('POST', `/accounts/${tree.accountId}/reviews`, { ...review, ...change }), 400), message);

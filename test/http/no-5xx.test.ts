@@ -1,5 +1,6 @@
 // Robustness: malformed values in every parameter of every registered route (public and admin, the
-// routes' own schemas say what there is) never answer 5xx, and every non-2xx is { "error": "…" }.
+// routes' own schemas say what there is) never answer 5xx, and every non-2xx is { "error": "…", "code": "…" }.
+import { ERROR_CODES, type ErrorCode } from '../../src/http/error-codes.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -99,6 +100,9 @@ function problem(method: string, r: LightMyRequestResponse): string | null {
   try {
     const body = r.json();
     if (typeof body?.error !== 'string' || body.error === '') return `${r.statusCode} without { error }: ${r.body.slice(0, 200)}`;
+    if (Object.keys(body).join() !== 'error,code' || ERROR_CODES[body.code as ErrorCode]?.status !== r.statusCode) {
+      return `${r.statusCode} not exactly { error, code } with a listed code of this status: ${r.body.slice(0, 200)}`;
+    }
   } catch {
     return `${r.statusCode} not JSON: ${r.body.slice(0, 200)}`;
   }

@@ -39,7 +39,7 @@ eachDatabase('GET /healthz answers while the process is up; GET /readyz while th
     await handle.database.destroy();
     const down = await other.app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(down.statusCode, 503);
-    assert.deepEqual(down.json(), { error: 'database not reachable' });
+    assert.deepEqual(down.json(), { error: 'database not reachable', code: 'database_unavailable' });
     // Liveness does not depend on the database: restarting the process would not help.
     assert.equal((await other.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
   } finally {
@@ -66,7 +66,7 @@ if (dialects.includes('postgres')) {
       const started = Date.now();
       const r = await t.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(r.statusCode, 503);
-      assert.deepEqual(r.json(), { error: 'database not reachable' });
+      assert.deepEqual(r.json(), { error: 'database not reachable', code: 'database_unavailable' });
       assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
     } finally {
       await t.close();

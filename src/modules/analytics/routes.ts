@@ -13,6 +13,6 @@ export function analyticsRoutes(app: FastifyInstance, ctx: RouteContext): void {
       tags: ['analytics'], summary: 'Reputation scores of the visible reviews of the key\'s subtree',
       response: { 200: AnalyticsScores, ...errorResponses() },
     },
-    onRequest: requireKey(ctx.principals, 'analytics:read', 'analytics'),
+    onRequest: requireKey(ctx, 'analytics:read', 'analytics'),
   }, async (request) => scores(ctx.db, request.principal));
 }

@@ -32,8 +32,8 @@ export interface PushOutcome {
 export interface PushRules {
   /** The error of a push refused because (property, e-mail) was erased. */
   erased(): Error;
-  /** Checks the stay as stored after the merge. */
-  checkStay(row: ReservationRow): void;
+  /** Checks the guest and stay as stored after the merge (a stay's dates, the custom-fields cap). */
+  checkStored(write: PushWrite, guest: GuestRow, stay: ReservationRow | null): void;
   /** The events the outcome appends to the outbox. */
   events(outcome: PushOutcome): NewEvent[];
 }

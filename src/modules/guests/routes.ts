@@ -20,7 +20,7 @@ export function guestRoutes(app: FastifyInstance, ctx: RouteContext & GuestConte
       body: GuestPushInput,
       response: { 200: Guest, 201: Guest, ...errorResponses(400, 409, 422, 429) },
     },
-    onRequest: requireKey(ctx.principals, 'guests:write', 'guests'),
+    onRequest: requireKey(ctx, 'guests:write', 'guests'),
     // Counted first: a push refused by validation still uses up the key's window.
     preValidation: [rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS), normaliseEmailHook],
   }, async (request, reply) => {

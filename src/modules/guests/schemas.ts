@@ -9,6 +9,7 @@ import type { preValidationHookHandler } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { DateTime, NullableDateTime, NullableString, Uuid } from '../../http/schemas.ts';
 import { invalid } from '../../lib/errors.ts';
+import { INSTANT_RULE, parseDate, parseInstant } from '../../lib/instant.ts';
 
 const STATUSES = ['booked', 'arrived', 'checked_out', 'cancelled', 'no_show'] as const;
 export type StayStatus = (typeof STATUSES)[number];
@@ -171,30 +172,40 @@ const emailFormat = (fullFormats as unknown as Record<string, RegExp>).email!;
 /** The same check the schema's format: "email" and maxLength make (for the CLI). */
 export const isValidEmail = (email: string): boolean => email.length <= 320 && emailFormat.test(email);
 
-const dateTime = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>)['date-time']!.validate;
-const dateOnly = (fullFormats as unknown as Record<string, { validate: (s: string) => boolean }>).date!.validate;
-const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** ISO 8601 date → midnight UTC; date-time with offset → UTC with milliseconds; anything else is a 400. */
+/** ISO 8601 date → midnight UTC; date-time with offset → UTC with milliseconds (src/lib/instant.ts); anything else is a 400. */
 function normaliseDate(field: string, value: string): string {
-  let iso: string | null = null;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && dateOnly(value)) iso = `${value}T00:00:00.000Z`;
-  else if (dateTime(value)) {
-    const date = new Date(value.toUpperCase().replace(' ', 'T'));
-    iso = Number.isNaN(date.getTime()) ? null : date.toISOString();
-  }
-  if (iso === null || !STORED.test(iso)) {
-    throw invalid(`${field} must be an ISO 8601 date (2026-11-22) or date-time with a UTC offset (2026-11-22T14:00:00+01:00), got "${value}"`);
+  const iso = parseDate(value) ?? parseInstant(value);
+  if (iso === null) {
+    throw invalid(`${field} must be an ISO 8601 date (2026-11-22) or ${INSTANT_RULE}, got ${JSON.stringify(value.slice(0, 64))}`);
   }
   return iso;
 }
 
+/**
+ * The cap on what a guest's (or a stay's) custom fields may hold once a push is merged into them:
+ * 100 keys (what one push may send) and 16 KiB as compact JSON in UTF-8. Enough for the loyalty
+ * tiers, room numbers and booking codes a PMS sends (a few dozen short values); without a cap,
+ * pushes of fresh keys grew one row to megabytes, which every later push of the guest rewrites.
+ */
+const CUSTOM_FIELDS_MAX_KEYS = MAX_CUSTOM_FIELDS;
+const CUSTOM_FIELDS_MAX_BYTES = 16 * 1024;
+
+/** 400 when a custom-fields map (a push's, or a stored one after the merge) exceeds the cap. */
+export function checkCustomFieldsCap(field: string, fields: Record<string, unknown>, merged: boolean): void {
+  const keys = Object.keys(fields).length;
+  const bytes = Buffer.byteLength(JSON.stringify(fields));
+  const what = merged ? `${field} would hold` : `${field} holds`;
+  const after = merged ? ' once merged into the stored ones (stored keys are kept)' : '';
+  if (keys > CUSTOM_FIELDS_MAX_KEYS) throw invalid(`${what} ${keys} keys${after}; the limit is ${CUSTOM_FIELDS_MAX_KEYS} keys`);
+  if (bytes > CUSTOM_FIELDS_MAX_BYTES) throw invalid(`${what} ${bytes} bytes as JSON${after}; the limit is ${CUSTOM_FIELDS_MAX_BYTES} bytes (16 KiB)`);
+}
+
 function customFieldsJson(field: string, value: Record<string, string | number | boolean> | undefined): string | null {
   if (value === undefined) return null;
-  for (const [key, v] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
     if (key.length < 1 || key.length > 100) throw invalid(`${field} keys must be 1 to 100 characters, got "${key.slice(0, 120)}"`);
-    if (typeof v === 'number' && !Number.isFinite(v)) throw invalid(`${field}.${key} must be a finite number`);
   }
+  checkCustomFieldsCap(field, value, false);
   return JSON.stringify(value);
 }
 

@@ -17,7 +17,7 @@ import { nodeTypeOf, PROPERTY, requireAccountNode } from '../nodes/service.ts';
 import * as repo from './repository.ts';
 import type { GuestStore, PushOutcome, PushRules, PushWrite } from './repository.ts';
 import {
-  type Consent, type Erased, type Guest, type GuestDetail, type GuestPush, normaliseEmail, type Reservation,
+  checkCustomFieldsCap, type Consent, type Erased, type Guest, type GuestDetail, type GuestPush, normaliseEmail, type Reservation,
   type Stay, type StayPush,
 } from './schemas.ts';
 
@@ -107,7 +107,7 @@ export interface PushResult {
 }
 
 const erasedError = (): DomainError =>
-  conflict('this guest was erased under GDPR at this property and cannot be pushed again');
+  conflict('this guest was erased under GDPR at this property and cannot be pushed again', 'guest_erased');
 
 function newGuestRow(accountId: string, propertyId: string, push: GuestPush, now: string): GuestRow {
   return {
@@ -138,6 +138,13 @@ function checkStayDates(row: ReservationRow): void {
   }
 }
 
+/** The guest and stay as stored after the merge: the stay's dates, and merged custom fields within the cap. */
+function checkStored(w: PushWrite, guest: GuestRow, stay: ReservationRow | null): void {
+  if (stay) checkStayDates(stay);
+  if (w.guest.customFieldsSent) checkCustomFieldsCap('body.custom_fields', JSON.parse(guest.custom_fields), true);
+  if (stay && w.stay?.customFieldsSent) checkCustomFieldsCap('body.reservation.custom_fields', JSON.parse(stay.custom_fields), true);
+}
+
 function eventsOf(o: PushOutcome): NewEvent[] {
   const data = { guest_id: o.guest.id, property_id: o.guest.property_id };
   const accountId = o.guest.account_id;
@@ -147,7 +154,7 @@ function eventsOf(o: PushOutcome): NewEvent[] {
   return events;
 }
 
-const PUSH_RULES: PushRules = { erased: erasedError, checkStay: checkStayDates, events: eventsOf };
+const PUSH_RULES: PushRules = { erased: erasedError, checkStored, events: eventsOf };
 
 export async function pushGuest(ctx: GuestContext, principal: Principal, push: GuestPush): Promise<PushResult> {
   const propertyId = await resolveProperty(ctx, principal, push.propertyId);

@@ -95,8 +95,12 @@ function pgPushQuery(fingerprint: string, g: GuestWrite, s: StayWrite | null, wi
 export function postgresGuestStore({ db, pool, commits }: PostgresDatabase): GuestStore {
   return {
     async push(w, rules) {
+      // Pushes that must look at the stored row after writing (a withdrawal, to emit guest.unsubscribed
+      // once; a stay date sent alone, checked against the stored other one; custom fields, whose merge
+      // must fit the cap) run in a transaction, rolled back when a check fails; the others in one statement.
       const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay?.sent.has(f)).length : 0;
-      if (w.consent !== false && dates !== 1) {
+      const custom = w.guest.customFieldsSent || w.stay?.customFieldsSent === true;
+      if (w.consent !== false && dates !== 1 && !custom) {
         const { rows: [pushed] } = await pool.query<PgPushed>(pgPushQuery(w.fingerprint, w.guest, w.stay, true));
         if (!pushed || pushed.erased || !pushed.guest) throw rules.erased();
         const created = pushed.guest.id === w.guest.row.id;
@@ -111,7 +115,7 @@ export function postgresGuestStore({ db, pool, commits }: PostgresDatabase): Gue
         const { guest, stay } = pushed;
         const created = guest.id === w.guest.row.id;
         const unsubscribed = w.consent === false && (created || (await withdrawConsent(trx, guest.id, w.now)));
-        if (stay) rules.checkStay(stay);
+        rules.checkStored(w, guest, stay);
         const outcome = { guest, stay, created, unsubscribed };
         await appendEvents(trx, rules.events(outcome));
         return outcome;

@@ -47,8 +47,8 @@ export function sqliteGuestStore(database: SqliteDatabase): GuestStore {
       if (w.stay) {
         const params = bits(stayParams({ ...w.stay, row: { ...w.stay.row, guest_id: guest.id } }));
         stay = (upsertStay.get(params) ?? moveStay.get(params)) as ReservationRow;
-        rules.checkStay(stay);
       }
+      rules.checkStored(w, guest, stay);
       return { guest, stay, created, unsubscribed };
     }, rules.events),
 

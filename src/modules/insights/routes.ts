@@ -3,14 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
-import { decodeCursor } from '../../http/pagination.ts';
+import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
 import { Mention, Recommendation, Topic } from './schemas.ts';
 import { listMentions, listRecommendations, listTopics } from './service.ts';
 
 export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const onRequest = requireKey(ctx.principals, 'insights:read', 'insights');
+  const cursors = cursorsFor(ctx.config.secretKey);
+  const onRequest = requireKey(ctx, 'insights:read', 'insights');
 
   r.get('/insights/recommendations', {
     schema: {
@@ -19,7 +20,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request) =>
-    listRecommendations(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+    pageOf(cursors, request, request.query, (after, limit) => listRecommendations(ctx.db, request.principal, after, limit)));
 
   r.get('/insights/mentions', {
     schema: {
@@ -27,7 +28,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
       querystring: PageQuery, response: { 200: Page(Mention), ...errorResponses(400) },
     },
     onRequest,
-  }, async (request) => listMentions(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit)));
 
   r.get('/insights/topics', {
     schema: { tags: ['insights'], summary: 'Topic labels readable by the account: global ones and its own', response: { 200: List(Topic), ...errorResponses() } },

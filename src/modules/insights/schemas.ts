@@ -1,7 +1,7 @@
 // TypeBox schemas of insights: the public Recommendation, Mention and Topic, and the operator's
 // create bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
 import { Sentiment } from '../reviews/schemas.ts';
 
 
@@ -53,7 +53,7 @@ export const MentionInput = Type.Object({
   text: NonEmptyString(10_000),
   source_field: NonEmptyString(100),
   sentiment: OptionalNullable(Sentiment),
-  confidence: OptionalNullable(Type.Number({ minimum: 0, maximum: 1 })),
+  confidence: OptionalNullable(FiniteNumber(0, 1)),
   custom_category_id: OptionalNullable(Uuid),
   created_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });

@@ -58,5 +58,6 @@ async function loadPrincipal(db: Kysely<DB>, keyHash: string): Promise<Principal
   };
 }
 
-/** The principal cache of a database (one per process context). */
-export const principalCache = (db: Kysely<DB>): PrincipalCache => new PrincipalCache((keyHash) => loadPrincipal(db, keyHash));
+/** The principal cache of a database (one per process context); ttlMs: how long a valid key's principal is kept. */
+export const principalCache = (db: Kysely<DB>, ttlMs?: number): PrincipalCache =>
+  new PrincipalCache((keyHash) => loadPrincipal(db, keyHash), ttlMs);

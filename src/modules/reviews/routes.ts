@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
-import { decodeCursor } from '../../http/pagination.ts';
+import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { IdParams, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
 import { Review } from './schemas.ts';
@@ -11,7 +11,8 @@ import { getReview, listReviews } from './service.ts';
 
 export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const onRequest = requireKey(ctx.principals, 'reviews:read', 'reviews');
+  const cursors = cursorsFor(ctx.config.secretKey);
+  const onRequest = requireKey(ctx, 'reviews:read', 'reviews');
 
   r.get('/reviews', {
     schema: {
@@ -20,7 +21,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
     preValidation: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
-  }, async (request) => listReviews(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit)));
 
   r.get('/reviews/:id', {
     schema: { tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...errorResponses(404) } },

@@ -1,7 +1,7 @@
 // TypeBox schemas of reviews: the public Review, and the operator's create/reply/hide bodies.
 import { Type, type Static } from 'typebox';
 import {
-  DateTime, NonEmptyString, Nullable, NullableDateTime, NullableNumber, NullableString, OptionalNullable, Uuid,
+  DateTime, FiniteNumber, NonEmptyString, Nullable, NullableDateTime, NullableNumber, NullableString, OptionalNullable, Uuid,
 } from '../../http/schemas.ts';
 
 export const Sentiment = Type.Union([Type.Literal('positive'), Type.Literal('neutral'), Type.Literal('negative')]);
@@ -32,8 +32,8 @@ export const ReviewInput = Type.Object({
   external_id: NonEmptyString(255),
   reviewed_at: DateTime,
   author: OptionalNullable(Type.String({ maxLength: 500 })),
-  rating: OptionalNullable(Type.Number({ minimum: 0, maximum: 5 })),
-  rating_normalized: OptionalNullable(Type.Number({ minimum: 0, maximum: 100 })),
+  rating: OptionalNullable(FiniteNumber(0, 5)),
+  rating_normalized: OptionalNullable(FiniteNumber(0, 100)),
   title: OptionalNullable(Type.String({ maxLength: 1000 })),
   text: OptionalNullable(Type.String({ maxLength: 100_000 })),
   url: OptionalNullable(Type.String({ maxLength: 2000 })),
@@ -55,7 +55,7 @@ export const HideInput = Type.Object({ is_hidden: Type.Boolean() }, { additional
 
 export const AlertRuleInput = Type.Object({
   node_id: Uuid,
-  max_rating: OptionalNullable(Type.Number({ minimum: 0, maximum: 5 })),
+  max_rating: OptionalNullable(FiniteNumber(0, 5)),
   sentiments: OptionalNullable(Type.Array(Sentiment, { minItems: 1 })),
   keywords: OptionalNullable(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 })),
 }, { additionalProperties: false });

@@ -3,14 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
-import { decodeCursor } from '../../http/pagination.ts';
+import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { IdParams, List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
 import { ResponseIdParams, Survey, SurveyAnswer, SurveyDetail, SurveyResponse } from './schemas.ts';
 import { getSurvey, listResponseAnswers, listResponses, listSurveys } from './service.ts';
 
 export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const onRequest = requireKey(ctx.principals, 'surveys:read', 'surveys');
+  const cursors = cursorsFor(ctx.config.secretKey);
+  const onRequest = requireKey(ctx, 'surveys:read', 'surveys');
 
   r.get('/surveys', {
     schema: {
@@ -18,7 +19,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
       querystring: PageQuery, response: { 200: Page(Survey), ...errorResponses(400) },
     },
     onRequest,
-  }, async (request) => listSurveys(ctx.db, request.principal, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listSurveys(ctx.db, request.principal, after, limit)));
 
   r.get('/surveys/:id', {
     schema: { tags: ['surveys'], summary: 'One published survey with its published definition', params: IdParams, response: { 200: SurveyDetail, ...errorResponses(404) } },
@@ -32,7 +33,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request) =>
-    listResponses(ctx.db, request.principal, request.params.id, decodeCursor(request.query.cursor), request.query.limit ?? 25));
+    pageOf(cursors, request, request.query, (after, limit) => listResponses(ctx.db, request.principal, request.params.id, after, limit)));
 
   r.get('/surveys/:id/responses/:responseId/answers', {
     schema: {

@@ -1,7 +1,7 @@
 // TypeBox schemas of surveys: the public Survey, SurveyDetail, SurveyResponse, SurveyAnswer, and the
 // operator's survey/response bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
 
 /** A JSON object of any content (survey definitions, personalisation context). */
 const AnyObject = Type.Object({}, { additionalProperties: true });
@@ -71,7 +71,7 @@ export const AnswerInput = Type.Object({
   question_path: OptionalNullable(NonEmptyString(1000)),
   question_type: NonEmptyString(100),
   value: Type.Unknown({ description: 'any JSON value' }),
-  numeric_value: OptionalNullable(Type.Number()),
+  numeric_value: OptionalNullable(FiniteNumber()),
   comment: OptionalNullable(Type.String({ maxLength: 100_000 })),
   answered_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });
@@ -81,7 +81,7 @@ export const ResponseInput = Type.Object({
   node_id: Uuid,
   channel: NonEmptyString(100),
   status: Type.Union([Type.Literal('started'), Type.Literal('completed')]),
-  overall_score: OptionalNullable(Type.Number()),
+  overall_score: OptionalNullable(FiniteNumber()),
   started_at: OptionalNullable(DateTime),
   completed_at: OptionalNullable(DateTime),
   respondent_email: OptionalNullable(Type.String({ maxLength: 320 })),

@@ -6,11 +6,12 @@ import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
 import { Deleted, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, queuePing, updateEndpoint } from './service.ts';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, ownEndpoint, queuePing, updateEndpoint } from './service.ts';
+import { countHit, enforceWindow } from '../../http/rate-limit.ts';
 
 export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const onRequest = requireKey(ctx.principals, 'webhooks:manage', 'webhooks');
+  const onRequest = requireKey(ctx, 'webhooks:manage', 'webhooks');
   const tags = ['webhooks'];
   const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
 
@@ -51,8 +52,15 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   r.post('/webhooks/:id/test', {
     schema: {
       tags, summary: 'Queue a signed ping delivery to this endpoint, whatever it subscribes to', params: IdParams,
-      response: { 200: WebhookDelivery, ...errorResponses(404) },
+      response: { 200: WebhookDelivery, ...errorResponses(404, 429) },
     },
     onRequest,
-  }, async (request) => queuePing(ctx.db, request.principal, request.params.id));
+  }, async (request, reply) => {
+    // Each ping is a signed POST to someone's server: a few a minute per endpoint, counted only
+    // for endpoints of the account (made-up ids answer 404 without filling the window store).
+    const endpoint = await ownEndpoint(ctx.db, request.principal, request.params.id);
+    const hit = await countHit(ctx.rateLimits, `webhook-test:${endpoint.id}`, ctx.config.webhookTestLimit, 60);
+    enforceWindow(reply, hit, ctx.config.webhookTestLimit, 60, 'test pings of this endpoint');
+    return queuePing(ctx.db, request.principal, request.params.id);
+  });
 }

@@ -52,7 +52,7 @@ function checkUrl(url: string): string {
 const uniqueEvents = (events: readonly string[]) => JSON.stringify([...new Set(events)]);
 
 /** The principal's endpoint, or 404 (unknown, malformed id or another account's). */
-async function ownEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<repo.EndpointPublicRow> {
+export async function ownEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<repo.EndpointPublicRow> {
   const row = await lookup(id, (uuid) => repo.findEndpoint(db, uuid));
   if (!row || row.account_id !== principal.accountId) throw notFound('webhook endpoint');
   return row;
@@ -70,7 +70,7 @@ export async function createEndpoint(db: Kysely<DB>, settings: WebhookSettings, 
     if (!account) throw unauthenticated('API key is unknown or revoked');
     const limit = account.webhook_endpoint_limit ?? settings.endpointLimit;
     if (await repo.countEndpoints(trx, principal.accountId) >= limit) {
-      throw conflict(`the account's limit of ${limit} webhook endpoints is reached; delete one first`);
+      throw conflict(`the account's limit of ${limit} webhook endpoints is reached; delete one first`, 'endpoint_limit_reached');
     }
     const now = nowIso();
     const id = newId();

@@ -1,0 +1,49 @@
+// Answers given before any route runs, in the same { "error", "code" } envelope as the rest: a path
+// Fastify's router cannot decode or match (bad % escape, over-long id) and requests Node's HTTP
+// parser refuses (headers over 16 KiB, malformed HTTP, a request that did not arrive in time).
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { envelope, type ErrorEnvelope } from './errors.ts';
+
+const pathOf = (request: FastifyRequest): string => request.raw.url?.split('?')[0] ?? '/';
+
+/** Fastify's `frameworkErrors` option: router failures answered like any other error. */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      void reply.status(400).send(envelope(`the path ${JSON.stringify(pathOf(request)).slice(0, 300)} is not a valid URL: it has a malformed % escape`, 'url_invalid'));
+      return;
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // An id longer than any real one: unknown like any other id (README: ids that are not UUIDs answer 404).
+      void reply.status(404).send(envelope(`${pathOf(request).slice(0, 300)} not found`, 'not_found'));
+      return;
+    default:
+      request.log.error({ err: error }, 'request failed');
+      void reply.status(500).send(envelope('internal error', 'internal_error'));
+  }
+}
+
+function parserAnswer(error: NodeJS.ErrnoException): [number, ErrorEnvelope] {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, envelope('the request did not arrive in time: send headers and body without pausing', 'request_timeout')];
+  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, envelope('the request line and headers are over the 16 KiB limit', 'headers_too_large')];
+  return [400, envelope('the request is not well-formed HTTP/1.1', 'bad_request')];
+}
+
+/**
+ * Fastify's `clientErrorHandler` (the server's 'clientError' event): Node's parser refused the
+ * request before Fastify saw it, so the answer is written on the socket by hand, then it is closed.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // An answer already under way on this socket (say a 401 sent before the body came) cannot be followed by another.
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage?.headersSent === true;
+  if (!socket.writable || answering) return void socket.destroy();
+  const [status, body] = parserAnswer(error);
+  const json = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+    + `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+  // end() flushes the answer first; a client that never closes its side is cut off a second later.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}

@@ -1,0 +1,97 @@
+// Limits an attacker would otherwise find missing: test pings per webhook endpoint, failed
+// authentications per client address (API keys and the admin token), the admin token's length.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { eachDatabase } from '../support/each-database.ts';
+import { ADMIN_TOKEN, SECRET_KEY } from '../support/app.ts';
+import { createKey, createTree } from '../support/factories.ts';
+import { createEndpoint, deliveries } from '../webhooks/helpers.ts';
+
+const NO_ACCOUNT = '0193a7c2-0000-7000-8000-000000000000';
+const madeUpKey = () => `rpt_${randomBytes(32).toString('base64url').slice(0, 43)}`;
+
+function assertRefused(r: LightMyRequestResponse, code: string): void {
+  assert.equal(r.statusCode, 429, r.body);
+  assert.deepEqual(Object.keys(r.json()), ['error', 'code']);
+  assert.equal(r.json().code, code);
+  const retry = Number(r.headers['retry-after']);
+  assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${r.headers['retry-after']}`);
+}
+
+eachDatabase('POST /webhooks/{id}/test is limited per endpoint (WEBHOOK_TEST_LIMIT a minute); a refused ping queues nothing', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+  const first = (await createEndpoint(t, key, 'https://hooks.example.com/a')).endpoint.id;
+  const second = (await createEndpoint(t, key, 'https://hooks.example.com/b')).endpoint.id;
+  for (let i = 0; i < 3; i++) {
+    const r = await t.api(key, 'POST', `/webhooks/${first}/test`);
+    assert.equal(r.statusCode, 200, r.body);
+    assert.equal(r.headers['ratelimit-limit'], '3');
+    assert.equal(r.headers['ratelimit-remaining'], String(2 - i));
+  }
+  assertRefused(await t.api(key, 'POST', `/webhooks/${first}/test`), 'rate_limited');
+  assert.equal((await deliveries(t, key, first)).length, 3, 'the refused ping was not queued');
+  // Another endpoint has its own window; a made-up id is 404 and fills no window.
+  assert.equal((await t.api(key, 'POST', `/webhooks/${second}/test`)).statusCode, 200);
+  for (let i = 0; i < 5; i++) assert.equal((await t.api(key, 'POST', `/webhooks/${NO_ACCOUNT}/test`)).statusCode, 404);
+}, { env: { WEBHOOK_TEST_LIMIT: '3' } });
+
+eachDatabase('made-up API keys: past AUTH_FAILURE_LIMIT failures an address gets 429 with Retry-After; other addresses and known keys go on', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root, ['reviews:read']);
+  const from = (remoteAddress: string, bearer: string) =>
+    t.app.inject({ method: 'GET', url: '/api/v4/reviews', remoteAddress, headers: { authorization: `Bearer ${bearer}` } });
+  assert.equal((await from('203.0.113.7', key)).statusCode, 200, 'the key is known (and now cached)');
+  for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.7', madeUpKey())).statusCode, 401);
+  assertRefused(await from('203.0.113.7', madeUpKey()), 'auth_throttled');
+  assertRefused(await from('203.0.113.7', 'not-even-a-key'), 'auth_throttled');
+  // A key just seen valid still passes from there: one client cannot lock out others behind its address.
+  assert.equal((await from('203.0.113.7', key)).statusCode, 200);
+  // Another address is counted apart.
+  assert.equal((await from('198.51.100.9', madeUpKey())).statusCode, 401);
+  assert.equal((await from('198.51.100.9', key)).statusCode, 200);
+}, { env: { AUTH_FAILURE_LIMIT: '3' } });
+
+eachDatabase('wrong admin tokens: past AUTH_FAILURE_LIMIT an address is refused even with the right token; others are not', async (t) => {
+  const from = (remoteAddress: string, token: string) =>
+    t.app.inject({ method: 'GET', url: `/admin/v1/deliveries/${NO_ACCOUNT}`, remoteAddress, headers: { authorization: `Bearer ${token}` } });
+  // 404: the token was accepted (there is no such delivery).
+  assert.equal((await from('203.0.113.7', ADMIN_TOKEN)).statusCode, 404);
+  for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.7', `wrong-token-${i}-0123456789`)).statusCode, 401);
+  assertRefused(await from('203.0.113.7', 'wrong-token-x-0123456789'), 'auth_throttled');
+  assertRefused(await from('203.0.113.7', ADMIN_TOKEN), 'auth_throttled');
+  assert.equal((await from('198.51.100.9', ADMIN_TOKEN)).statusCode, 404);
+}, { env: { AUTH_FAILURE_LIMIT: '3' } });
+
+eachDatabase('behind a trusted proxy (TRUST_PROXY) failures count per X-Forwarded-For client, not per proxy', async (t) => {
+  const via = (client: string, bearer: string) => t.app.inject({
+    method: 'GET', url: '/api/v4/reviews', remoteAddress: '127.0.0.1',
+    headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': client },
+  });
+  for (let i = 0; i < 2; i++) assert.equal((await via('203.0.113.7', madeUpKey())).statusCode, 401);
+  assertRefused(await via('203.0.113.7', madeUpKey()), 'auth_throttled');
+  assert.equal((await via('198.51.100.9', madeUpKey())).statusCode, 401, 'another client behind the same proxy');
+}, { env: { AUTH_FAILURE_LIMIT: '2', TRUST_PROXY: '127.0.0.1' } });
+
+test('start-up refuses a short admin token and bad limit settings with one line naming the variable', () => {
+  const base = { DATABASE_URL: 'sqlite::memory:', REPUTE_SECRET_KEY: SECRET_KEY };
+  const cases: [Record<string, string>, string][] = [
+    [{ REPUTE_ADMIN_TOKEN: 'a' }, 'REPUTE_ADMIN_TOKEN'], [{ REPUTE_ADMIN_TOKEN: 'fifteen-chars-x' }, 'REPUTE_ADMIN_TOKEN'],
+    [{ WEBHOOK_TEST_LIMIT: '0' }, 'WEBHOOK_TEST_LIMIT'], [{ AUTH_FAILURE_LIMIT: 'many' }, 'AUTH_FAILURE_LIMIT'],
+    [{ AUTH_FAILURE_WINDOW_S: '0' }, 'AUTH_FAILURE_WINDOW_S'], [{ REQUEST_TIMEOUT_MS: '10' }, 'REQUEST_TIMEOUT_MS'],
+    [{ IDLE_TIMEOUT_MS: '1e9' }, 'IDLE_TIMEOUT_MS'], [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY'], [{ TRUST_PROXY: '10.0.0.0/8/1' }, 'TRUST_PROXY'],
+  ];
+  for (const [env, name] of cases) {
+    assert.throws(() => loadConfig({ ...base, ...env }), (error: Error) => {
+      assert.ok(error instanceof ConfigError, `${JSON.stringify(env)}: ${error.message}`);
+      assert.match(error.message, new RegExp(`^${name} `));
+      assert.ok(!error.message.includes('\n'));
+      return true;
+    }, JSON.stringify(env));
+  }
+  assert.equal(loadConfig({ ...base, REPUTE_ADMIN_TOKEN: 'sixteen-chars-xx' }).adminToken, 'sixteen-chars-xx');
+  assert.equal(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy, '10.0.0.0/8,loopback');
+});
