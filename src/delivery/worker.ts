@@ -17,8 +17,9 @@ import { type ClaimedDelivery, deliveryStore } from './repository.ts';
 import { isSuccess } from './schedule.ts';
 import { createSender } from './sender.ts';
 
-export const DEFAULT_CONCURRENCY = 64;
-export const DEFAULT_PER_ENDPOINT = 16;
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './defaults.ts';
+
+export { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './defaults.ts';
 /**
  * A lease covers a wait to start (at most about one time-out: the slots ahead free up by then) and
  * the attempt, plus this margin; an attempt never starts without a time-out's worth of lease left.
