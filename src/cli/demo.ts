@@ -61,5 +61,9 @@ function describe(r: DemoResult, databaseUrl: string, origin: string, seed: numb
     'First call:',
     `  curl -H "Authorization: Bearer ${r.keys[0]!.key}" "${base}/reviews?limit=2"`,
     '',
+    'Webhooks to a receiver on this machine (127.0.0.1, localhost) or a private network are refused unless',
+    'WEBHOOK_ALLOW_PRIVATE admits its address, e.g. WEBHOOK_ALLOW_PRIVATE=127.0.0.1 npm run demo. A refused',
+    'endpoint gets one warning in the server log; each attempt\'s reason is in GET /admin/v1/deliveries/{id}.',
+    '',
   ].join('\n');
 }

@@ -13,6 +13,7 @@ import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
 import { createRecorder } from './recorder.ts';
+import { refusalWarner } from './refusal-warning.ts';
 import { type ClaimedDelivery, deliveryStore } from './repository.ts';
 import { isSuccess } from './schedule.ts';
 import { createSender } from './sender.ts';
@@ -69,6 +70,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const breaker = createBreaker(options.breaker ?? DEFAULT_BREAKER);
   const schedule = config.webhookRetryScheduleS;
   const attempt = attempter(config, sender);
+  const warnIfRefused = refusalWarner(log);
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const stats = { attempts: 0, delivered: 0, failedAttempts: 0, claims: 0, flushes: 0 };
 
@@ -190,6 +192,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     if (ok) stats.delivered += 1;
     else {
       stats.failedAttempts += 1;
+      warnIfRefused(d.endpointId, d.url, outcome.error);
       log.debug({ delivery: d.id, endpoint: d.endpointId, status: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
     }
     recorder.add(record);
