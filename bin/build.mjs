@@ -25,12 +25,18 @@ export function newestSource() {
   return newest;
 }
 
-/** True when dist/main.js is missing or older than a source file. */
+/** True when dist/main.js is missing or older than a source file (a copy of dist/ without src/ is never stale). */
 export function isStale() {
+  let built;
   try {
-    return statSync(ENTRY_OUT).mtimeMs < newestSource();
+    built = statSync(ENTRY_OUT).mtimeMs;
   } catch {
     return true;
+  }
+  try {
+    return built < newestSource();
+  } catch {
+    return false;
   }
 }
 
