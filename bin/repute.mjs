@@ -5,4 +5,6 @@
 import { build, isStale } from './build.mjs';
 
 if (isStale()) await build();
+// DEBUG=repute prints stack traces (src/main.ts): let them name the TypeScript sources, not dist/.
+if (/(^|,)\s*repute\s*(,|$)/.test(process.env.DEBUG ?? '')) process.setSourceMapsEnabled(true);
 await import('../dist/main.js');

@@ -13,8 +13,9 @@ export const EXIT_FAILURE = 1;
 
 /** What a command failed with: src/main.ts prints `repute: <message>` on stderr and exits with `exitCode`. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT_FAILURE) {
-    super(message);
+  /** `cause`: the error it stands for (DEBUG=repute prints it with its stack). */
+  constructor(message: string, readonly exitCode: number = EXIT_FAILURE, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -25,22 +26,22 @@ export class CliError extends Error {
  */
 export function toCliError(error: unknown, config?: Pick<Config, 'databaseUrl' | 'host' | 'port'>): CliError {
   if (error instanceof CliError) return error;
-  if (error instanceof ConfigError) return new CliError(`configuration: ${error.message}`);
-  if (error instanceof AppError) return new CliError(firstLine(error.message), error.status === 400 ? EXIT_USAGE : EXIT_FAILURE);
+  if (error instanceof ConfigError) return new CliError(`configuration: ${error.message}`, EXIT_FAILURE, error);
+  if (error instanceof AppError) return new CliError(firstLine(error.message), error.status === 400 ? EXIT_USAGE : EXIT_FAILURE, error);
   const e = error as { message?: string; code?: string; syscall?: string; errors?: Array<{ message?: string; code?: string }> };
   const code = e?.code ?? e?.errors?.[0]?.code;
   if (e?.syscall === 'listen' && config) {
     const where = `port ${config.port} on ${config.host}`;
-    if (code === 'EADDRINUSE') return new CliError(`${where} is in use (set PORT or HOST)`);
-    if (code === 'EACCES') return new CliError(`${where}: permission denied (set PORT above 1023, or HOST)`);
-    if (code === 'EADDRNOTAVAIL') return new CliError(`${where}: no such address on this machine (set HOST)`);
+    if (code === 'EADDRINUSE') return new CliError(`${where} is in use (set PORT or HOST)`, EXIT_FAILURE, error);
+    if (code === 'EACCES') return new CliError(`${where}: permission denied (set PORT above 1023, or HOST)`, EXIT_FAILURE, error);
+    if (code === 'EADDRNOTAVAIL') return new CliError(`${where}: no such address on this machine (set HOST)`, EXIT_FAILURE, error);
   }
   // Connection failures arrive as AggregateError with an empty message; the first cause says it.
   const message = firstLine(e?.message || e?.errors?.[0]?.message || code || String(error));
   if (config && code !== undefined && UNREACHABLE[code]) {
-    return new CliError(`cannot reach the database at DATABASE_URL ${maskPassword(config.databaseUrl)}: ${UNREACHABLE[code]}`);
+    return new CliError(`cannot reach the database at DATABASE_URL ${maskPassword(config.databaseUrl)}: ${UNREACHABLE[code]}`, EXIT_FAILURE, error);
   }
-  return new CliError(message);
+  return new CliError(message, EXIT_FAILURE, error);
 }
 
 /** Error codes of a database that cannot be reached or opened, in words. */
@@ -73,7 +74,7 @@ export async function withDatabase<T>(fn: (database: Database, config: Config) =
     return await fn(database, config);
   } catch (error) {
     const failure = toCliError(error, config);
-    throw new CliError(renameFields(failure.message, names), failure.exitCode);
+    throw new CliError(renameFields(failure.message, names), failure.exitCode, failure.cause ?? failure);
   } finally {
     await database?.destroy();
   }
