@@ -11,8 +11,9 @@ import { hashKey, looksLikeKey, type Scope } from '../modules/keys/service.ts';
 import { findKeyByHash } from '../modules/keys/repository.ts';
 import { listSubtree } from '../modules/nodes/repository.ts';
 
-export const FEATURES = ['reviews', 'surveys', 'analytics', 'insights', 'nodes', 'guests', 'webhooks'] as const;
-export type Feature = (typeof FEATURES)[number];
+import type { Feature } from './features.ts';
+
+export { FEATURES, type Feature } from './features.ts';
 
 export interface Principal {
   keyId: string;

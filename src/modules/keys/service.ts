@@ -8,10 +8,9 @@ import { nowIso } from '../../lib/time.ts';
 import { findNode } from '../nodes/repository.ts';
 import { insertKey, revokeKey as revokeKeyRow } from './repository.ts';
 
-export const SCOPES = [
-  'reviews:read', 'surveys:read', 'analytics:read', 'insights:read', 'nodes:read', 'webhooks:manage', 'guests:write',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+import { SCOPES } from './scopes.ts';
+
+export { SCOPES, type Scope } from './scopes.ts';
 
 const KEY_PREFIX = 'rpt_';
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
