@@ -1,10 +1,8 @@
 // `repute accounts create`: an account, printed as the admin API's Account JSON.
 import { type Command, InvalidArgumentError } from 'commander';
-import { AccountInput } from '../modules/accounts/schemas.ts';
-import { createAccount, toAccount } from '../modules/accounts/service.ts';
+import type { AccountInput } from '../modules/accounts/schemas.ts';
 import { FEATURES } from '../access/scopes.ts';
-import { AppError } from '../http/errors.ts';
-import { commaList, printJson, validate, withDatabase } from './support.ts';
+import { CliError, commaList, EXIT_USAGE, printJson, validate, withDatabase } from './support.ts';
 
 export const wholeNumber = (value: string): number => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number.');
@@ -21,9 +19,13 @@ export function registerAccounts(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ repute accounts create --name "Alpine Hotels" --features reviews,surveys,analytics')
     .action(async (options: { name: string; features?: string[]; webhookLimit?: number }) => {
       const unknown = (options.features ?? []).filter((f) => !(FEATURES as readonly string[]).includes(f));
-      if (unknown.length > 0) throw new AppError(400, `--features has unknown feature ${unknown.join(', ')}; allowed: ${FEATURES.join(', ')}`);
+      if (unknown.length > 0) throw new CliError(`--features has unknown feature ${unknown.join(', ')}; allowed: ${FEATURES.join(', ')}`, EXIT_USAGE);
+      // Loaded here, not at the top: `repute --help` need not load the services and their schemas.
+      const [{ AccountInput }, { createAccount, toAccount }] = await Promise.all([
+        import('../modules/accounts/schemas.ts'), import('../modules/accounts/service.ts'),
+      ]);
       await withDatabase(async (database, config) => {
-        const input = validate<AccountInput>(AccountInput, {
+        const input = await validate<AccountInput>(AccountInput, {
           name: options.name,
           ...(options.features ? { plan_features: options.features } : {}),
           ...(options.webhookLimit !== undefined ? { webhook_endpoint_limit: options.webhookLimit } : {}),

@@ -2,10 +2,11 @@
 // and, with --serve, the API served on it.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { DEFAULT_SEED, type DemoResult, generateDemo } from '../demo/generate.ts';
-import { resetForDemo } from '../demo/reset.ts';
+import type { DemoResult } from '../demo/generate.ts';
+import { DEFAULT_SEED } from '../demo/random.ts';
 import { wholeNumber } from './accounts.ts';
-import { oneLine, withDatabase } from './support.ts';
+import { serveUntilSignalled } from './serve.ts';
+import { toCliError, withDatabase } from './support.ts';
 
 export function registerDemo(program: Command): void {
   program.command('demo')
@@ -24,20 +25,20 @@ export function registerDemo(program: Command): void {
     ].join('\n'))
     .action(async (options: { serve?: boolean; force?: boolean; seed: number }) => {
       const config = loadConfig();
+      // Loaded on use, not at the top: `repute --help` need not load the generator and the drivers.
+      const [{ resetForDemo }, { generateDemo }] = await Promise.all([import('../demo/reset.ts'), import('../demo/generate.ts')]);
       try {
         await resetForDemo(config.databaseUrl, options.force ?? false);
       } catch (error) {
-        throw oneLine(error);
+        throw toCliError(error, config);
       }
       process.stderr.write('creating demo data…\n');
       const result = await withDatabase((database) => generateDemo(database, options.seed));
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
       process.stdout.write(describe(result, config.databaseUrl, `http://${host}:${config.port}`, options.seed));
       if (options.serve) {
-        const { startServer, stopOnSignals } = await import('../process/serve.ts');
-        const server = await startServer(config).catch((error: unknown) => { throw oneLine(error); });
+        const server = await serveUntilSignalled(config);
         process.stdout.write(`\nServing the API on ${server.url} (Ctrl-C to stop).\n`);
-        stopOnSignals(server);
       } else {
         process.stdout.write('\nStart the API with: npm start   (or: npx repute serve)\n');
       }
@@ -59,6 +60,10 @@ function describe(r: DemoResult, databaseUrl: string, origin: string, seed: numb
     `Base URL:  ${base}    (interactive docs: ${base}/docs)`,
     'First call:',
     `  curl -H "Authorization: Bearer ${r.keys[0]!.key}" "${base}/reviews?limit=2"`,
+    '',
+    'Webhooks to a receiver on this machine (127.0.0.1, localhost) or a private network are refused unless',
+    'WEBHOOK_ALLOW_PRIVATE admits its address, e.g. WEBHOOK_ALLOW_PRIVATE=127.0.0.1 npm run demo. A refused',
+    'endpoint gets one warning in the server log; each attempt\'s reason is in GET /admin/v1/deliveries/{id}.',
     '',
   ].join('\n');
 }

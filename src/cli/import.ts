@@ -2,15 +2,21 @@
 // (format: README.md, "Importing: repute import FILE"), with progress, rejected lines reported, and a summary.
 import { createReadStream, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { AppError } from '../http/errors.ts';
-import { progressReporter } from '../import/progress.ts';
-import { type ImportSummary, MAX_LISTED, importNdjson, total } from '../import/run.ts';
-import { RECORD_TYPES } from '../import/format.ts';
+import type { ImportSummary } from '../import/run.ts';
 import { wholeNumber } from './accounts.ts';
-import { withDatabase } from './support.ts';
+import { CliError, EXIT_USAGE, withDatabase } from './support.ts';
 
 const MAX_PRINTED_REJECTIONS = 1000;
 const LISTED_IN_SUMMARY = 50;
+
+/** The importer, loaded when the command runs (not at the top: `repute --help` need not load it). */
+const loadImporter = async () => {
+  const [{ progressReporter }, { importNdjson, MAX_LISTED, total }, { RECORD_TYPES }] = await Promise.all([
+    import('../import/progress.ts'), import('../import/run.ts'), import('../import/format.ts'),
+  ]);
+  return { progressReporter, importNdjson, MAX_LISTED, total, RECORD_TYPES };
+};
+type Importer = Awaited<ReturnType<typeof loadImporter>>;
 
 export function registerImport(program: Command): void {
   program.command('import')
@@ -35,15 +41,17 @@ export function registerImport(program: Command): void {
       '  $ gunzip -c export.ndjson.gz | repute import - --json',
     ].join('\n'))
     .action(async (file: string, options: { batchSize: number; json?: boolean }) => {
-      if (options.batchSize < 1) throw new AppError(400, '--batch-size must be at least 1');
+      if (options.batchSize < 1) throw new CliError('--batch-size must be at least 1', EXIT_USAGE);
       let size: number | null = null;
       if (file !== '-') {
         try {
           size = statSync(file).size;
         } catch (error) {
-          throw new AppError(400, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+          throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
         }
       }
+      const importer = await loadImporter();
+      const { progressReporter, importNdjson } = importer;
       const summary = await withDatabase(async (database) => {
         const input = file === '-' ? process.stdin : createReadStream(file);
         const progress = progressReporter(process.stderr, size);
@@ -62,23 +70,24 @@ export function registerImport(program: Command): void {
           progress.stop();
         }
       });
-      process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : describe(summary));
+      process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : describe(summary, importer));
     });
 }
 
-function byType(counts: Record<string, number>): string {
+function byType(counts: Record<string, number>, { RECORD_TYPES }: Importer): string {
   const parts = [...RECORD_TYPES, 'invalid'].filter((t) => (counts[t] ?? 0) > 0).map((t) => `${t} ${counts[t]}`);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** The human summary: counts by type, and the first rejected line numbers. */
-export function describe(s: ImportSummary): string {
+export function describe(s: ImportSummary, importer: Importer): string {
+  const { total, MAX_LISTED } = importer;
   const rejected = total(s.rejected);
   const lines = [
     `import finished: ${s.lines} records read`,
-    `  created:  ${total(s.created)}${byType(s.created)}`,
-    `  updated:  ${total(s.updated)}${byType(s.updated)}`,
-    `  rejected: ${rejected}${byType(s.rejected)}`,
+    `  created:  ${total(s.created)}${byType(s.created, importer)}`,
+    `  updated:  ${total(s.updated)}${byType(s.updated, importer)}`,
+    `  rejected: ${rejected}${byType(s.rejected, importer)}`,
   ];
   if (rejected > 0) {
     const listed = s.rejected_lines.slice(0, LISTED_IN_SUMMARY);

@@ -1,7 +1,6 @@
 // `repute nodes create`: a node of an account's hierarchy (the root first, then regions, properties…).
 import type { Command } from 'commander';
-import { NodeInput } from '../modules/nodes/schemas.ts';
-import { createNode, toNode } from '../modules/nodes/service.ts';
+import type { NodeInput } from '../modules/nodes/schemas.ts';
 import { printJson, validate, withDatabase } from './support.ts';
 
 export function registerNodes(program: Command): void {
@@ -18,8 +17,12 @@ export function registerNodes(program: Command): void {
       '  $ repute nodes create --account $ACCOUNT --name "Lakeside Hotel" --type property --parent $ROOT',
     ].join('\n'))
     .action(async (options: { account: string; name: string; type: string; parent?: string }) => {
+      // Loaded on use, not at the top: `repute --help` need not load the services.
+      const [{ NodeInput }, { createNode, toNode }] = await Promise.all([
+        import('../modules/nodes/schemas.ts'), import('../modules/nodes/service.ts'),
+      ]);
       await withDatabase(async (database) => {
-        const input = validate<NodeInput>(NodeInput, { name: options.name, type: options.type, parent_id: options.parent ?? null });
+        const input = await validate<NodeInput>(NodeInput, { name: options.name, type: options.type, parent_id: options.parent ?? null });
         printJson(toNode(await createNode(database.db, options.account, input)));
       }, { parent_id: '--parent' });
     });

@@ -1,12 +1,9 @@
 // `repute worker`: delivers webhooks only (beside `repute serve` with REPUTE_WORKER=off, or several
 // processes against one PostgreSQL); SIGTERM/SIGINT finish the attempts in flight, then exit.
 import { type Command, InvalidArgumentError } from 'commander';
-import pino from 'pino';
 import { loadConfig } from '../config.ts';
-import { connect } from '../db/connect.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT, startWorker } from '../delivery/worker.ts';
-import { storesFor } from '../stores.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../delivery/defaults.ts';
+import { toCliError } from './support.ts';
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new InvalidArgumentError('must be a whole number from 1 to 10000');
@@ -20,9 +17,16 @@ export function registerWorker(program: Command): void {
     .option('--per-endpoint <n>', 'requests in flight to one endpoint at once', positiveInt, DEFAULT_PER_ENDPOINT)
     .action(async (options: { concurrency: number; perEndpoint: number }) => {
       const config = loadConfig();
+      // Loaded on use, not at the top: `repute --help` need not load the worker and the drivers.
+      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }] = await Promise.all([
+        import('pino'), import('../db/connect.ts'), import('../db/migrate.ts'), import('../delivery/worker.ts'), import('../stores.ts'),
+      ]);
       const log = pino({ level: config.logLevel });
       const database = connect(config.databaseUrl);
-      await migrateToLatest(database.db);
+      await migrateToLatest(database.db).catch(async (error: unknown) => {
+        await database.destroy();
+        throw toCliError(error, config);
+      });
       const store = storesFor(database).deliveries;
       const worker = startWorker({ store, commits: database.commits, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
       const unlisten = database.listenForCommits(worker.wake, log);

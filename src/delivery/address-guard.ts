@@ -26,6 +26,9 @@ export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
 /** The system resolver (getaddrinfo: /etc/hosts, then DNS), every address of the name. */
 export const systemLookup: Lookup = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
+/** How the message of a refused attempt starts (src/delivery/refusal-warning.ts looks for it). */
+export const ADDRESS_REFUSED = 'address refused: ';
+
 /** A refused address: the attempt fails with this message and no connection is made. */
 export class AddressRefusedError extends Error {
   readonly code = 'E_ADDRESS_REFUSED';
@@ -114,7 +117,7 @@ export async function vettedAddress(allow: AllowList, lookup: Lookup, hostname: 
     const reason = vetAddress(allow, answer.address);
     if (reason !== null) {
       const what = literal ? answer.address : `${hostname} resolves to ${answer.address}, which`;
-      throw new AddressRefusedError(`address refused: ${what} is ${reason} (WEBHOOK_ALLOW_PRIVATE can admit it for development)`);
+      throw new AddressRefusedError(`${ADDRESS_REFUSED}${what} is ${reason} (WEBHOOK_ALLOW_PRIVATE can admit it for development)`);
     }
   }
   return answers[0]!;

@@ -13,13 +13,15 @@ import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
 import { createRecorder } from './recorder.ts';
+import { refusalWarner } from './refusal-warning.ts';
 import { isSuccess } from './schedule.ts';
 import { claimLimit, claimPerEndpoint, claimRoom, claimsWereFull, lineRunningLow } from './slots.ts';
 import type { ClaimedDelivery, DeliveryStore } from './store.ts';
 import { createSender } from './sender.ts';
 
-export const DEFAULT_CONCURRENCY = 64;
-export const DEFAULT_PER_ENDPOINT = 16;
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './defaults.ts';
+
+export { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './defaults.ts';
 /**
  * A lease covers a wait to start (at most about one time-out: the slots ahead free up by then) and
  * the attempt, plus this margin; an attempt never starts without a time-out's worth of lease left.
@@ -61,6 +63,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const breaker = createBreaker(options.breaker ?? DEFAULT_BREAKER);
   const schedule = config.webhookRetryScheduleS;
   const attempt = attempter(config, sender);
+  const warnIfRefused = refusalWarner(log);
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const stats = { attempts: 0, delivered: 0, failedAttempts: 0, claims: 0, flushes: 0 };
 
@@ -176,6 +179,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     if (ok) stats.delivered += 1;
     else {
       stats.failedAttempts += 1;
+      warnIfRefused(d.endpointId, d.url, outcome.error);
       log.debug({ delivery: d.id, endpoint: d.endpointId, status: outcome.statusCode, error: outcome.error }, 'webhook attempt failed');
     }
     recorder.add(record);

@@ -14,12 +14,11 @@ import { createAlertRule } from '../modules/reviews/alerts.ts';
 import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
 import { storesFor } from '../stores.ts';
 import type { ReviewInput } from '../modules/reviews/schemas.ts';
-import { type Random, seeded } from './random.ts';
+import { DEFAULT_SEED, type Random, seeded } from './random.ts';
 import { createSurveys, type SurveyCounts } from './surveys.ts';
 import { BANKS, type Language, type Sentiment, TOPIC_KEYS, type TopicKey } from './texts.ts';
 
 export const DEMO_ACCOUNT = 'Alpenrose Hotels (demo)';
-export const DEFAULT_SEED = 20261122;
 const DAY = 86_400_000;
 
 export interface DemoKey {

@@ -1,5 +1,8 @@
 // A small seeded pseudo-random generator (mulberry32), so the demo data is the same on every run.
 
+/** The demo's seed unless --seed gives another. */
+export const DEFAULT_SEED = 20261122;
+
 export interface Random {
   /** A float in [0, 1). */
   next(): number;

@@ -40,30 +40,30 @@ eachDatabase('CLI creates an account, its hierarchy and a key that works on the 
   assert.equal((await t.api(key.key, 'GET', '/whoami')).statusCode, 401);
 });
 
-eachDatabase('CLI errors exit 1 with one line naming the option and the rule', async (t) => {
+eachDatabase('CLI errors: one line naming the option and the rule; exit 2 for a bad option value, 1 for a failure', async (t) => {
   const env = cliEnv(cliDatabaseUrl(t.testDb));
   const account = await reputeJson(['accounts', 'create', '--name', 'Errors'], env);
   assert.deepEqual(account.plan_features, ['reviews', 'surveys', 'analytics', 'insights', 'nodes', 'guests', 'webhooks']);
   const root = await reputeJson(['nodes', 'create', '--account', account.id, '--name', 'Root', '--type', 'account'], env);
   const hotel = await reputeJson(['nodes', 'create', '--account', account.id, '--name', 'Hotel', '--type', 'property', '--parent', root.id], env);
 
-  const cases: Array<[string[], RegExp]> = [
-    [['accounts', 'create', '--name', 'X', '--features', 'reviews,teleport'], /--features has unknown feature teleport/],
-    [['accounts', 'create', '--name', 'X', '--webhook-limit', 'many'], /--webhook-limit.*whole number/],
-    [['nodes', 'create', '--account', account.id, '--name', 'Wing', '--type', 'wing', '--parent', hotel.id], /--parent is a property.*leaf/],
-    [['nodes', 'create', '--account', account.id, '--name', 'Second root', '--type', 'account'], /already has its root node/],
-    [['nodes', 'create', '--account', '01234567-89ab-7def-8123-456789abcdef', '--name', 'N', '--type', 'region'], /account not found/],
-    [['keys', 'create', '--account', account.id, '--node', hotel.id, '--scopes', 'reviews:read,root:all'], /--scopes has unknown scope root:all/],
-    [['keys', 'create', '--account', account.id, '--node', 'nope', '--scopes', 'reviews:read'], /--node must be a node of this account/],
-    [['keys', 'revoke', '01234567-89ab-7def-8123-456789abcdef'], /api key not found/],
+  const cases: Array<[string[], RegExp, number]> = [
+    [['accounts', 'create', '--name', 'X', '--features', 'reviews,teleport'], /--features has unknown feature teleport/, 2],
+    [['accounts', 'create', '--name', 'X', '--webhook-limit', 'many'], /--webhook-limit.*whole number/, 2],
+    [['nodes', 'create', '--account', account.id, '--name', 'Wing', '--type', 'wing', '--parent', hotel.id], /--parent is a property.*leaf/, 2],
+    [['nodes', 'create', '--account', account.id, '--name', 'Second root', '--type', 'account'], /already has its root node/, 2],
+    [['nodes', 'create', '--account', '01234567-89ab-7def-8123-456789abcdef', '--name', 'N', '--type', 'region'], /account not found/, 1],
+    [['keys', 'create', '--account', account.id, '--node', hotel.id, '--scopes', 'reviews:read,root:all'], /--scopes has unknown scope root:all/, 2],
+    [['keys', 'create', '--account', account.id, '--node', 'nope', '--scopes', 'reviews:read'], /--node must be a node of this account/, 2],
+    [['keys', 'revoke', '01234567-89ab-7def-8123-456789abcdef'], /api key not found/, 1],
   ];
   // Independent calls: run side by side (each child process mostly loads code).
   const results = await Promise.all(cases.map(([args]) => repute(args, env)));
-  for (const [i, [args, message]] of cases.entries()) {
+  for (const [i, [args, message, exitCode]] of cases.entries()) {
     const r = results[i]!;
-    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout}`);
+    assert.equal(r.code, exitCode, `${args.join(' ')}: ${r.stderr}`);
     const first = r.stderr.split('\n')[0]!;
-    assert.match(first, /^error: /, args.join(' '));
+    assert.match(first, /^repute: /, args.join(' '));
     assert.match(first, message, args.join(' '));
     assert.equal(r.stdout, '');
   }

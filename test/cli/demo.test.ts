@@ -101,8 +101,8 @@ eachDatabase('repute demo refuses to wipe data that is not demo data', async (t)
   if (t.dialect === 'postgres') {
     const tree = await createTree(t);
     const r = await repute(['demo'], cliEnv(cliDatabaseUrl(t.testDb)));
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /^error: DATABASE_URL is PostgreSQL.*--force/);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^repute: DATABASE_URL is PostgreSQL.*--force/);
     assert.equal((await t.ctx.db.selectFrom('accounts').select('id').where('id', '=', tree.accountId).execute()).length, 1);
     return;
   }
@@ -111,8 +111,8 @@ eachDatabase('repute demo refuses to wipe data that is not demo data', async (t)
     const env = cliEnv(`sqlite:${join(dir, 'repute.db')}`);
     const account = await reputeJson(['accounts', 'create', '--name', 'Real Hotels'], env);
     const r = await repute(['demo'], env);
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /^error: .*repute\.db holds 1 account\(s\) that are not demo data \(e\.g\. "Real Hotels"\).*--force/);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^repute: .*repute\.db holds 1 account\(s\) that are not demo data \(e\.g\. "Real Hotels"\).*--force/);
     const database = connect(env.DATABASE_URL!);
     try {
       assert.deepEqual((await database.db.selectFrom('accounts').select('id').execute()).map((a) => a.id), [account.id]);

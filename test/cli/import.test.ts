@@ -156,6 +156,6 @@ eachDatabase('repute import: human summary lists rejected lines; a missing file 
 
   const missing = await repute(['import', '/nonexistent/file.ndjson'], env);
   assert.equal(missing.code, 1);
-  assert.equal(missing.stderr.trim().split('\n')[0], 'error: cannot read /nonexistent/file.ndjson: ENOENT');
+  assert.equal(missing.stderr.trim().split('\n')[0], 'repute: cannot read /nonexistent/file.ndjson: ENOENT');
   assert.equal(missing.stdout, '');
 });

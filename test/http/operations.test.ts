@@ -240,7 +240,7 @@ for (const dialect of dialects) {
         assert.equal(stdout, '', `${where}: nothing on stdout`);
         const lines = stderr.trimEnd().split('\n');
         assert.equal(lines.length, 1, `${where}: one line, got ${stderr}`);
-        assert.match(lines[0]!, new RegExp(`^configuration: ${name} `), where);
+        assert.match(lines[0]!, new RegExp(`^repute: configuration: ${name} `), where);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -288,8 +288,8 @@ eachDatabase('CLI: repute guests show / unsubscribe / erase work on the same dat
   assert.equal(gone.code, 1);
   assert.match(gone.stderr, /erased/);
   const bad = await cli(t, 'guests', 'erase', '--account', tree.accountId, '--property', 'x', '--email', 'a@b.com');
-  assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /--property/);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^repute: --property/);
   const help = await cli(t, 'guests', 'erase', '--help');
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--email/);

@@ -1,0 +1,83 @@
+// What a newcomer meets first on the command line: `repute --version`, and failures at start (a port
+// in use, a database that cannot be reached, a bad option, a missing record) as one line
+// `repute: …` naming the cause and the setting, exit status 1 or 2, never a stack trace (except
+// with DEBUG=repute).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { freePort } from '../support/ports.ts';
+import { cliEnv, repute, type CliResult } from './run.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+/** The failure is exactly one line on stderr (nothing else), with this exit status. */
+function oneLine(r: CliResult, exitCode: number, what: string): string {
+  assert.equal(r.code, exitCode, `${what}: exit ${r.code}, stderr: ${r.stderr}`);
+  assert.match(r.stderr, /^repute: [^\n]+\n$/, `${what}: one line on stderr`);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`);
+  return r.stderr.trim();
+}
+
+function tempSqlite(): { url: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'repute-start-'));
+  return { url: `sqlite:${join(dir, 'repute.db')}`, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('repute --version and -V print the package version', async () => {
+  for (const flag of ['--version', '-V']) {
+    const r = await repute([flag], cliEnv('sqlite::memory:'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${version}\n`);
+  }
+});
+
+test('a port in use stops serve with one line naming the port, the host and the settings', async () => {
+  const db = tempSqlite();
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as { port: number }).port;
+  try {
+    const r = await repute(['serve'], cliEnv(db.url, { PORT: String(port), HOST: '127.0.0.1' }));
+    assert.equal(oneLine(r, 1, 'serve'), `repute: port ${port} on 127.0.0.1 is in use (set PORT or HOST)`);
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+    db.remove();
+  }
+});
+
+test('an unreachable database stops every command with one line naming DATABASE_URL, the password masked', async () => {
+  const port = await freePort(); // nothing listens there
+  const url = `postgres://repute:s3cret-pw@127.0.0.1:${port}/repute`;
+  const env = cliEnv(url, { PORT: String(await freePort()) });
+  const commands = [['serve'], ['migrate'], ['worker'], ['accounts', 'create', '--name', 'X'], ['demo', '--force']];
+  const results = await Promise.all(commands.map((args) => repute(args, env)));
+  for (const [i, args] of commands.entries()) {
+    const line = oneLine(results[i]!, 1, args.join(' '));
+    assert.equal(line, `repute: cannot reach the database at DATABASE_URL postgres://repute:***@127.0.0.1:${port}/repute: connection refused`, args.join(' '));
+    assert.doesNotMatch(results[i]!.stdout + results[i]!.stderr, /s3cret/);
+  }
+});
+
+test('a bad setting, a bad option and a missing record: one line each, exit 1 or 2; DEBUG=repute adds the stack', async () => {
+  const db = tempSqlite();
+  try {
+    const badSetting = await repute(['serve'], cliEnv(db.url, { PORT: 'eighty' }));
+    assert.equal(oneLine(badSetting, 1, 'bad PORT'), 'repute: configuration: PORT must be a whole number, got "eighty"');
+    const badOption = await repute(['accounts', 'create', '--name', 'X', '--features', 'teleport'], cliEnv(db.url));
+    assert.match(oneLine(badOption, 2, 'bad option'), /^repute: --features has unknown feature teleport/);
+    const unknownCommand = await repute(['serv'], cliEnv(db.url));
+    assert.equal(unknownCommand.code, 2);
+    assert.match(unknownCommand.stderr, /^repute: unknown command 'serv'/);
+    const missing = await repute(['keys', 'revoke', '01234567-89ab-7def-8123-456789abcdef'], cliEnv(db.url));
+    assert.equal(oneLine(missing, 1, 'missing key'), 'repute: api key not found');
+    const debug = await repute(['keys', 'revoke', '01234567-89ab-7def-8123-456789abcdef'], cliEnv(db.url, { DEBUG: 'repute' }));
+    assert.equal(debug.code, 1);
+    assert.match(debug.stderr, /\n\s+at /, 'DEBUG=repute shows the stack');
+    assert.match(debug.stderr, /repute: api key not found\n$/);
+  } finally {
+    db.remove();
+  }
+});
