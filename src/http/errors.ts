@@ -1,5 +1,6 @@
 // One error type for the whole service and the one handler that turns any error into { "error": "…" }.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export class AppError extends Error {
   constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
@@ -72,6 +73,11 @@ export type AllowedMethods = (path: string) => string[] | null;
 
 export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (isDatabaseUnavailable(error)) {
+      // A restart or failover: the same request will work in a moment, so say when to retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      error = new AppError(503, 'the database is unavailable; retry in a few seconds', { 'Retry-After': '2' });
+    }
     if (error instanceof AppError) {
       return reply.status(error.status).headers(error.headers).send({ error: error.message });
     }
