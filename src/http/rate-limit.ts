@@ -76,9 +76,9 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     // A connection that stops answering (a hung or black-holed Redis) is dropped and opened again.
-    socketTimeout: 2000,
-    // Keep reconnecting in the background, at most every 2 s, for as long as the process lives.
-    retryStrategy: (times) => Math.min(times * 100, 2000),
+    socketTimeout: 1000,
+    // Keep reconnecting in the background, at least every second, for as long as the process lives.
+    retryStrategy: (times) => Math.min(times * 100, 1000),
   }) as RedisWithHit;
   // Connection errors surface per command (and are logged there); without a listener ioredis
   // would print every reconnection failure to stderr.
