@@ -62,8 +62,11 @@ export interface RedisStoreOptions {
 
 type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<number> };
 
-/** Redis on a local network answers in well under a millisecond; this much means it is in trouble. */
-const COMMAND_TIMEOUT_MS = 100;
+/**
+ * Redis on a local network answers in well under a millisecond; this much means it is in trouble.
+ * Not less: on a starved CPU the timer can fire before a reply that did arrive is read.
+ */
+const COMMAND_TIMEOUT_MS = 250;
 const PAUSE_MS = 2000;
 
 export function redisStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
@@ -87,6 +90,7 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   const local = memoryStore();
   // The circuit: after a failure, counts skip Redis until `openUntil` (or until it is ready again),
   // so an outage costs one request at most COMMAND_TIMEOUT_MS per pause, not every request.
+  // Until its first connection (milliseconds after start) an instance counts locally too.
   let openUntil = 0;
   let lastError: Error = new Error('Redis is not connected');
   redis.on('ready', () => {
