@@ -11,16 +11,16 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createTestApp } from '../test/support/app.ts';
 import { createKey, createReview, createTree } from '../test/support/factories.ts';
-import { freePort } from '../test/support/ports.ts';
+import { runFaultLoad, type TimedAnswer } from '../test/support/fault-load.ts';
 import { startReceiver } from '../test/support/receiver.ts';
-import { type Answer, faultEnv, guestPush, listReviews, spawnRepute, stopRepute } from '../test/support/repute-processes.ts';
+import { faultEnv, startServeAndWorker } from '../test/support/repute-processes.ts';
 
 const { values: args } = parseArgs({
   options: { seconds: { type: 'string', default: '60' }, every: { type: 'string', default: '2' }, connections: { type: 'string', default: '4' } },
 });
 const seconds = Number(args.seconds);
 const everyMs = Number(args.every) * 1000;
-const connections = Math.max(2, Number(args.connections));
+const connections = Number(args.connections);
 const WINDOW_MS = 2000;
 if (!process.env.TEST_DATABASE_URL) {
   // The fault is PostgreSQL's (SQLite has no server to lose); like the other benchmarks' PostgreSQL parts, not run without it.
@@ -43,54 +43,13 @@ const hookKey = await createKey(t, tree.accountId, tree.root, ['webhooks:manage'
 const endpoint = (await t.api(hookKey, 'POST', '/webhooks', { name: 'bench', url: receiver.url, events: ['guest.created'] })).json().endpoint;
 for (let i = 0; i < 50; i++) await createReview(t, tree.accountId, tree.properties[i % 3]!);
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const serve = spawnRepute(['serve'], faultEnv(t.testDb, appName, { PORT: String(port), REPUTE_WORKER: 'inline' }));
-const worker = spawnRepute(['worker'], faultEnv(t.testDb, appName));
+const { serve, worker, base, stop } = await startServeAndWorker((extra) => faultEnv(t.testDb, appName, extra));
 const processes = { 'repute serve': serve, 'repute worker': worker };
-for (;;) {
-  if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200 && worker.lines.some((l) => l.includes('webhook worker started'))) break;
-  if (serve.exitCode() !== null || worker.exitCode() !== null) throw new Error(`a process did not start:\n${[...serve.lines, ...worker.lines].join('\n')}`);
-  await sleep(100);
-}
 
-interface Timed extends Answer { kind: 'read' | 'push'; started: number }
-const answers: Timed[] = [];
-const faults: number[] = [];
-const pushed: string[] = [];
-let terminated = 0;
-let running = true;
-let n = 0;
-const t0 = performance.now();
-
-const killer = (async () => {
-  while (running) {
-    await sleep(everyMs);
-    if (!running) break;
-    faults.push(performance.now());
-    const { rows } = await admin.query<{ n: number }>(
-      'select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1) k', [appName]);
-    terminated += rows[0]!.n;
-  }
-})();
-const loop = async (kind: 'read' | 'push') => {
-  while (running) {
-    const started = performance.now();
-    if (kind === 'read') answers.push({ kind, started, ...(await listReviews(base, readKey)) });
-    else {
-      const email = `bench-${n++}@example.com`;
-      const a = await guestPush(base, pushKey, tree.properties[0], email);
-      answers.push({ kind, started, ...a });
-      if (a.status >= 200 && a.status < 300) pushed.push(email);
-    }
-  }
-};
 console.log(`faults: ${seconds} s of mixed load (${connections} connections), backends terminated every ${args.every} s`);
-const loops = Array.from({ length: connections }, (_, i) => loop(i % 2 === 0 ? 'read' : 'push'));
-await sleep(seconds * 1000);
-running = false;
-await Promise.all([...loops, killer]);
-const loadSeconds = (performance.now() - t0) / 1000;
+const { answers, pushed, faults, terminated, seconds: loadSeconds } = await runFaultLoad({
+  base, readKey, pushKey, propertyId: tree.properties[0], admin, applicationName: appName, seconds, everyMs, connections,
+});
 
 // Deliveries: wait (at most 60 s) for every queued event to be delivered.
 const deliveryWaitStart = performance.now();
@@ -110,8 +69,8 @@ const stored = pushed.length === 0 ? 0 : (await t.ctx.db.selectFrom('guests').se
 // Answers that failed, and whether they came back inside the window after a fault (a request
 // in flight when the fault struck fails after it, never before).
 const failed = answers.filter((a) => a.status < 200 || a.status >= 300);
-const doneAt = (a: Timed) => a.at ?? a.started;
-const inWindow = (a: Timed) => faults.some((f) => doneAt(a) >= f && doneAt(a) < f + WINDOW_MS);
+const doneAt = (a: TimedAnswer) => a.at ?? a.started;
+const inWindow = (a: TimedAnswer) => faults.some((f) => doneAt(a) >= f && doneAt(a) < f + WINDOW_MS);
 const statuses = new Map<string, number>();
 for (const a of failed) {
   const ok503 = a.status === 503 && /^\d+$/.test(String(a.retryAfter)) && typeof JSON.parse(a.body).error === 'string';
@@ -140,8 +99,7 @@ console.log(`latency of successful answers: list p50 ${quantile(reads, 0.5).toFi
 const pauses = [serve, worker].map((p) => p.lines.filter((l) => l.includes('webhook worker paused')).length);
 console.log(`worker pause lines logged: serve ${pauses[0]}, worker ${pauses[1]} (one per outage at most)`);
 
-await stopRepute(serve);
-await stopRepute(worker);
+await stop();
 await admin.end();
 await receiver.close();
 await t.close();

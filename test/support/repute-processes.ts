@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { cliDatabaseUrl, cliEnv, startCli } from '../cli/run.ts';
 import type { TestDatabase } from './app.ts';
+import { freePort } from './ports.ts';
 
 export interface ReputeProcess {
   child: ChildProcess;
@@ -11,7 +12,8 @@ export interface ReputeProcess {
   lines: string[];
   /** null while the process runs. */
   exitCode(): number | string | null;
-  exited: Promise<void>;
+  /** Resolves with the exit code (or the signal) when the process has exited. */
+  exited: Promise<number | string>;
 }
 
 export function spawnRepute(args: string[], env: Record<string, string>): ReputeProcess {
@@ -27,19 +29,54 @@ export function spawnRepute(args: string[], env: Record<string, string>): Repute
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   let code: number | string | null = null;
-  const exited = new Promise<void>((resolve) => child.on('exit', (c, signal) => {
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (c, signal) => {
     code = c ?? signal ?? 'exited';
-    resolve();
+    resolve(code);
   }));
   return { child, lines, exitCode: () => code, exited };
 }
 
-export async function stopRepute(p: ReputeProcess): Promise<void> {
-  if (p.exitCode() !== null) return;
-  p.child.kill('SIGTERM');
+/** Sends `signal` (SIGKILL after 15 s) unless the process has exited; resolves with its exit code. */
+export async function stopRepute(p: ReputeProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
+  if (p.exitCode() === null) p.child.kill(signal);
   const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
-  await p.exited;
+  const code = await p.exited;
   clearTimeout(timer);
+  return code;
+}
+
+export interface ServeAndWorker {
+  serve: ReputeProcess;
+  worker: ReputeProcess;
+  /** http://127.0.0.1:<port> of `repute serve`. */
+  base: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `repute serve` with its inline worker and a separate `repute worker` on one database, once the
+ * server is ready and the worker listens for commits. `env` makes each one's environment.
+ */
+export async function startServeAndWorker(env: (extra: Record<string, string>) => Record<string, string>): Promise<ServeAndWorker> {
+  const port = await freePort();
+  const serve = spawnRepute(['serve'], env({ PORT: String(port), REPUTE_WORKER: 'inline' }));
+  const worker = spawnRepute(['worker'], env({}));
+  const started: ServeAndWorker = {
+    serve, worker, base: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await Promise.all([stopRepute(serve), stopRepute(worker)]);
+    },
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = (await fetch(`${started.base}/readyz`).catch(() => null))?.status === 200;
+    if (ready && worker.lines.some((l) => l.includes('listening for committed events'))) return started;
+    if (serve.exitCode() !== null || worker.exitCode() !== null || Date.now() > deadline) {
+      await started.stop();
+      throw new Error(`repute serve and repute worker did not start:\n${[...serve.lines, ...worker.lines].slice(-20).join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**
