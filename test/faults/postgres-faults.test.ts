@@ -167,29 +167,38 @@ if (dialects.includes('postgres')) {
     }
   });
 
-  test('a database that cannot be reached at all: /readyz and every API answer 503 with Retry-After, not 500', { timeout: 60_000 }, async () => {
-    const closed = `postgres://postgres@127.0.0.1:${await freePort()}/repute`;
-    const config = loadConfig({ DATABASE_URL: closed, REPUTE_SECRET_KEY: SECRET_KEY, REPUTE_ADMIN_TOKEN: 'admin-token', LOG_LEVEL: 'silent' });
-    const database = connect(config.databaseUrl);
-    const ctx = createContext(config, database);
-    const app = await buildApp(ctx);
-    try {
-      const ready = await app.inject({ method: 'GET', url: '/readyz' });
-      assert.equal(ready.statusCode, 503, ready.body);
-      assert.equal(typeof ready.json().error, 'string');
-      const key = { authorization: `Bearer rpt_${'a'.repeat(43)}` };
-      const requests = [
-        app.inject({ method: 'GET', url: '/api/v4/reviews', headers: key }),
-        app.inject({ method: 'POST', url: '/api/v4/guests', headers: key, payload: { email: 'a@example.com' } }),
-        app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: 'Bearer admin-token' }, payload: { name: 'Group' } }),
-      ];
-      for (const r of await Promise.all(requests)) {
-        assertUnavailable({ status: r.statusCode, retryAfter: r.headers['retry-after'] as string | undefined, body: r.body });
+  for (const kind of ['closed', 'black-holed'] as const) {
+    test(`a database that is ${kind} from the start: /readyz and every API answer 503 with Retry-After, not 500, and within seconds`, { timeout: 60_000 }, async () => {
+      // Closed: nothing listens on the port. Black-holed: connections are accepted and never answered.
+      const hole = kind === 'black-holed' ? await startTcpProxy({ host: '127.0.0.1', port: 9 }, 'blackhole') : null;
+      const url = `postgres://postgres@127.0.0.1:${hole?.port ?? (await freePort())}/repute`;
+      const config = loadConfig({ DATABASE_URL: url, REPUTE_SECRET_KEY: SECRET_KEY, REPUTE_ADMIN_TOKEN: 'admin-token', LOG_LEVEL: 'silent' });
+      const database = connect(config.databaseUrl);
+      const ctx = createContext(config, database);
+      const app = await buildApp(ctx);
+      try {
+        const started = Date.now();
+        const ready = await app.inject({ method: 'GET', url: '/readyz' });
+        assert.equal(ready.statusCode, 503, ready.body);
+        assert.equal(typeof ready.json().error, 'string');
+        const key = { authorization: `Bearer rpt_${'a'.repeat(43)}` };
+        const requests = [
+          app.inject({ method: 'GET', url: '/api/v4/reviews', headers: key }),
+          app.inject({ method: 'POST', url: '/api/v4/guests', headers: key, payload: { email: 'a@example.com' } }),
+          app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: 'Bearer admin-token' }, payload: { name: 'Group' } }),
+        ];
+        for (const r of await Promise.all(requests)) {
+          assertUnavailable({ status: r.statusCode, retryAfter: r.headers['retry-after'] as string | undefined, body: r.body });
+        }
+        // A black hole costs the connection time-out (5 s), not a request hanging for as long as the outage.
+        const took = Date.now() - started;
+        assert.ok(took < 15_000, `answered after ${took} ms`);
+      } finally {
+        await app.close();
+        await ctx.rateLimits.close();
+        await database.destroy();
+        await hole?.close();
       }
-    } finally {
-      await app.close();
-      await ctx.rateLimits.close();
-      await database.destroy();
-    }
-  });
+    });
+  }
 }
