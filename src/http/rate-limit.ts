@@ -56,8 +56,6 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** The longest one count waits for a connected Redis before the local window answers instead. */
   commandTimeoutMs?: number;
-  /** After a failed count, requests skip Redis for this long (the circuit is open). */
-  pauseMs?: number;
 }
 
 type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<number> };
@@ -67,11 +65,11 @@ type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<
  * Not less: on a starved CPU the timer can fire before a reply that did arrive is read.
  */
 const COMMAND_TIMEOUT_MS = 250;
+/** After a failed count, counts skip Redis for this long (the circuit is open). */
 const PAUSE_MS = 2000;
 
 export function redisStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
   const prefix = options.prefix ?? 'repute:rl:';
-  const pauseMs = options.pauseMs ?? PAUSE_MS;
   const redis = new Redis(url, {
     connectTimeout: 1000,
     commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
@@ -89,7 +87,8 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
   const local = memoryStore();
   // The circuit: after a failure, counts skip Redis until `openUntil` (or until it is ready again),
-  // so an outage costs one request at most COMMAND_TIMEOUT_MS per pause, not every request.
+  // so a hung Redis costs only the counts already sent when it stopped answering, not every one
+  // (by the end of the pause socketTimeout has dropped the silent connection: no count waits).
   // Until its first connection (milliseconds after start) an instance counts locally too.
   let openUntil = 0;
   let lastError: Error = new Error('Redis is not connected');
@@ -107,7 +106,7 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
         return { count, resetMs: start + windowMs - now };
       } catch (error) {
         lastError = error as Error;
-        openUntil = Date.now() + pauseMs;
+        openUntil = Date.now() + PAUSE_MS;
         return fallback(key, windowMs);
       }
     },
