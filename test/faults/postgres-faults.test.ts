@@ -1,6 +1,6 @@
 // Database faults against real processes (`repute serve` with its inline worker, and a separate
 // `repute worker`) on PostgreSQL: backends terminated under mixed load, a database that cannot be
-// reached for a few seconds, and one that cannot be reached at all. No process exits, requests
+// reached for a few seconds, and one closed or black-holed from the start. No process exits, requests
 // in trouble answer 503 with Retry-After, nothing answered 2xx or queued is lost, and everything
 // recovers by itself.
 import assert from 'node:assert/strict';
