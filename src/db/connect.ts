@@ -27,6 +27,9 @@ export interface ConnectOptions {
   poolSize?: number;
 }
 
+/** The longest a query waits for a connection: to open one, or for one of the pool's to be free. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 // PostgreSQL returns count(*) and other int8 values as strings; our counts fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
@@ -68,8 +71,17 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // Named in pg_stat_activity (an application_name in DATABASE_URL wins).
+    application_name: 'repute',
+    // A server that cannot be reached, or a pool that stays full, fails the request (503) rather than hanging it.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A connection the server drops (a restart, a failover, a proxy's idle kill) emits 'error', on the
+  // pool while idle and on the client while checked out; with no listener Node would exit. The pool
+  // discards it either way, and the query that was using it fails on its own (answered 503).
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', sqlite: null, pool, destroy: () => db.destroy() };
 }
