@@ -121,7 +121,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ err: error }, 'database not reachable');
-      return reply.status(503).send(envelope('database not reachable', 'database_unavailable'));
+      return reply.status(503).header('Retry-After', '2').send(envelope('database not reachable', 'database_unavailable'));
     }
   });
 

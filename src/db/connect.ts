@@ -7,7 +7,8 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { sqlitePath } from '../config.ts';
-import { forwardCommits, listenForCommits, type WarnLog } from './pg-commits.ts';
+import type { OutageLog } from './outage.ts';
+import { forwardCommits, listenForCommits } from './pg-commits.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { withStatementCache } from './statement-cache.ts';
 import type { DB } from './schema.ts';
@@ -24,7 +25,7 @@ interface OpenDatabase {
   /** How many writers usefully run side by side: SQLite has one, PostgreSQL takes several. */
   readonly concurrentWriters: number;
   /** Calls onCommit when another process commits work (PostgreSQL LISTEN; SQLite: never, the poll finds it). */
-  listenForCommits(onCommit: () => void, log: WarnLog): () => Promise<void>;
+  listenForCommits(onCommit: () => void, log: OutageLog): () => Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -46,6 +47,9 @@ export interface ConnectOptions {
   schema?: string;
   poolSize?: number;
 }
+
+/** The longest a query waits for a connection: to open one, or for one of the pool's to be free. */
+export const CONNECT_TIMEOUT_MS = 5000;
 
 // PostgreSQL returns count(*) and other int8 values as strings; our counts fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -91,8 +95,17 @@ function connectPostgres(url: string, options: ConnectOptions): PostgresDatabase
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // Named in pg_stat_activity (an application_name in DATABASE_URL wins).
+    application_name: 'repute',
+    // A server that cannot be reached, or a pool that stays full, fails the request (503) rather than hanging it.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A connection the server drops (a restart, a failover, a proxy's idle kill) emits 'error', on the
+  // pool while idle and on the client while checked out; with no listener Node would exit. The pool
+  // discards it either way, and the query that was using it fails on its own (answered 503).
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const commits = new CommitSignal();
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new AdapterCarrier(commits, postgresSql)] });
   // Other processes' workers hear of this process's commits unless a worker here consumes them.

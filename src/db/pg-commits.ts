@@ -6,14 +6,11 @@ import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './schema.ts';
 import type { CommitSignal } from './commit-signal.ts';
+import { type OutageLog, outageTracker } from './outage.ts';
 
 const CHANNEL = 'repute_outbox';
-const RECONNECT_MS = 5000;
+const RECONNECT_MS = 1000;
 
-export interface WarnLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
 
 /**
  * Forwards the commit signal as NOTIFY when nothing else in this process listens to it (one in
@@ -49,37 +46,67 @@ export function forwardCommits(db: Kysely<DB>, commits: CommitSignal): { stop():
   };
 }
 
-/** LISTENs on a dedicated connection and calls onNotify for each notification; returns a stop function. */
-export function listenForCommits(pool: pg.Pool, onNotify: () => void, log: WarnLog): () => Promise<void> {
-  let client: pg.PoolClient | null = null;
+/**
+ * LISTENs on a dedicated connection and calls onNotify for each notification; returns a stop
+ * function. A lost connection (a restart, a failover, a proxy's idle kill) is opened again by
+ * itself, every RECONNECT_MS until it works, and onNotify is called once it is back, for what
+ * was committed while nobody listened.
+ */
+export function listenForCommits(pool: pg.Pool, onNotify: () => void, log: OutageLog): () => Promise<void> {
+  const outage = outageTracker(log, 'LISTEN for committed events');
+  /** The listening connection, with its release (once: a break and a stop may both want it). */
+  let client: { c: pg.PoolClient; release(error?: Error): void } | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
+  let lost = false;
 
+  const again = () => {
+    if (!stopped && retry === null) retry = setTimeout(connect, RECONNECT_MS);
+  };
   const connect = async () => {
+    retry = null;
+    let c: pg.PoolClient | null = null;
+    let released = false;
+    const release = (error?: Error) => {
+      if (released || c === null) return;
+      released = true;
+      c.release(error);
+    };
+    // The break shows as an 'error' event or as the LISTEN's failure, or both: handled once.
+    const drop = (error: unknown, what: string) => {
+      if (released) return;
+      if (!outage.failed(error)) log.warn({ err: error }, what);
+      lost = true;
+      if (client?.c === c) client = null;
+      release(error instanceof Error ? error : new Error(String(error)));
+      again();
+    };
     try {
-      const c = await pool.connect();
-      client = c;
+      c = await pool.connect();
       c.on('notification', onNotify);
-      c.on('error', (error) => {
-        log.warn({ err: error }, 'LISTEN connection lost; polling until it is back');
-        c.release(error);
-        client = null;
-        if (!stopped) retry = setTimeout(connect, RECONNECT_MS);
-      });
+      c.on('error', (error) => drop(error, 'LISTEN connection lost; polling until it is back'));
       await c.query(`LISTEN ${CHANNEL}`);
-      if (stopped) await unlisten();
-      else log.info({ channel: CHANNEL }, 'listening for committed events');
+      if (released) return;
+      client = { c, release };
+      outage.ok();
+      if (stopped) return void (await unlisten());
+      log.info({ channel: CHANNEL }, 'listening for committed events');
+      if (lost) onNotify();
     } catch (error) {
-      log.warn({ err: error }, 'LISTEN failed; polling until it works');
-      if (!stopped) retry = setTimeout(connect, RECONNECT_MS);
+      if (c) drop(error, 'LISTEN failed; polling until it works');
+      else {
+        if (!outage.failed(error)) log.warn({ err: error }, 'LISTEN failed; polling until it works');
+        lost = true;
+        again();
+      }
     }
   };
   const unlisten = async () => {
-    const c = client;
+    const listening = client;
     client = null;
-    if (!c) return;
-    await c.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-    c.release();
+    if (!listening) return;
+    await listening.c.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
+    listening.release();
   };
   void connect();
   return async () => {

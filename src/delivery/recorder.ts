@@ -1,8 +1,9 @@
 // Group commit of attempt results: results are written in batches, one write at a time and at most
 // every FLUSH_INTERVAL_MS, so a busy worker makes few, full round trips. A failed write keeps its
 // results and tries again shortly (the deliveries' leases still hold).
-import type { AttemptRecord, DeliveryStore } from './store.ts';
+import type { Outage } from '../db/outage.ts';
 import type { Log } from '../lib/log.ts';
+import type { AttemptRecord, DeliveryStore } from './store.ts';
 
 const FLUSH_BATCH = 1000;
 const FLUSH_INTERVAL_MS = 10;
@@ -14,7 +15,7 @@ export interface Recorder {
   drain(): Promise<void>;
 }
 
-export function createRecorder(store: DeliveryStore, log: Log, onWritten: (batch: AttemptRecord[]) => void): Recorder {
+export function createRecorder(store: DeliveryStore, log: Log, outage: Outage, onWritten: (batch: AttemptRecord[]) => void): Recorder {
   const results: AttemptRecord[] = [];
   let writing: Promise<void> | null = null;
   let last = 0;
@@ -41,9 +42,10 @@ export function createRecorder(store: DeliveryStore, log: Log, onWritten: (batch
     } catch (error) {
       results.unshift(...batch);
       last = Date.now() + RETRY_DELAY_MS;
-      log.warn({ err: error }, 'webhook worker: recording attempts failed; retrying');
+      if (!outage.failed(error)) log.warn({ err: error }, 'webhook worker: recording attempts failed; retrying');
       return false;
     }
+    outage.ok();
     onWritten(batch);
     return true;
   }

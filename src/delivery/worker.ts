@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
 import type { CommitSignal } from '../db/commit-signal.ts';
+import { outageTracker } from '../db/outage.ts';
 import type { Log } from '../lib/log.ts';
 import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';
@@ -66,6 +67,8 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const warnIfRefused = refusalWarner(log);
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const stats = { attempts: 0, delivered: 0, failedAttempts: 0, claims: 0, flushes: 0 };
+  // While the database is unavailable, claims and writes retry quietly and the worker says so once.
+  const outage = outageTracker(log, 'webhook worker');
 
   let stopped = false;
   let stopping: Promise<void> | null = null;
@@ -117,11 +120,12 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
           limit, perEndpoint: claimPerEndpoint(perEndpoint), room, excluded,
         });
       } catch (error) {
-        if (!stopped) log.warn({ err: error }, 'webhook worker: claiming deliveries failed; retrying');
+        if (!stopped && !outage.failed(error)) log.warn({ err: error }, 'webhook worker: claiming deliveries failed; retrying');
         claimAgain = false; // retry after a pause, not in a tight loop
         wakeAt(Date.now() + RETRY_DELAY_MS);
         return;
       }
+      outage.ok();
       stats.claims += 1;
       held += claimed.length;
       for (const d of claimed) {
@@ -157,8 +161,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     }
     if (giveBack.length > 0) {
       held -= giveBack.length;
-      store.release(giveBack, new Date(now).toISOString()).catch((error: unknown) =>
-        log.warn({ err: error }, 'webhook worker: giving deliveries back failed; their leases will expire'));
+      store.release(giveBack, new Date(now).toISOString()).catch((error: unknown) => {
+        if (!outage.failed(error)) log.warn({ err: error }, 'webhook worker: giving deliveries back failed; their leases will expire');
+      });
     }
   }
 
@@ -188,7 +193,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   }
 
   // --- recording -----------------------------------------------------------------------------
-  const recorder = createRecorder(store, log, (batch) => {
+  const recorder = createRecorder(store, log, outage, (batch) => {
     // Claims stopped (or shrank) for want of room in hand: this write makes room.
     const wasFull = claimsWereFull(concurrency, perEndpoint, held);
     held -= batch.length;

@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError, type ErrorKind } from '../lib/errors.ts';
 import { ERROR_CODES, defaultCode, type ErrorCode } from './error-codes.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -97,7 +98,12 @@ export type AllowedMethods = (path: string) => string[] | null;
 
 export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null): void {
   app.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
-    const error = thrown instanceof DomainError ? fromDomain(thrown) : thrown;
+    let error = thrown instanceof DomainError ? fromDomain(thrown) : thrown;
+    if (isDatabaseUnavailable(error)) {
+      // A restart or failover: the same request will work in a moment, so say when to retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      error = new AppError(503, 'the database is unavailable; retry in a few seconds', { 'Retry-After': '2' }, 'database_unavailable');
+    }
     if (error instanceof AppError) {
       return reply.status(error.status).headers(error.headers).send(envelope(error.message, error.code));
     }

@@ -1,6 +1,6 @@
 // Fixed-window rate limit per API key: in memory by default, in Redis when REDIS_URL is set so
-// every instance shares one window. An unreachable Redis never hangs or fails a request: the
-// instance counts in its own memory until Redis answers again (and says so in the log).
+// every instance shares one window. An unreachable or hung Redis neither fails nor slows a request:
+// the instance counts in its own memory until Redis answers again (and says so in the log).
 import { Redis } from 'ioredis';
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { AppError } from './errors.ts';
@@ -54,39 +54,60 @@ return c`;
 export interface RedisStoreOptions {
   /** Key prefix of the windows in Redis. */
   prefix?: string;
-  /** The longest one count may wait for Redis before the local window answers instead. */
+  /** The longest one count waits for a connected Redis before the local window answers instead. */
   commandTimeoutMs?: number;
-  connectTimeoutMs?: number;
 }
 
 type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<number> };
 
+/**
+ * Redis on a local network answers in well under a millisecond; this much means it is in trouble.
+ * Not less: on a starved CPU the timer can fire before a reply that did arrive is read.
+ */
+const COMMAND_TIMEOUT_MS = 250;
+/** After a failed count, counts skip Redis for this long (the circuit is open). */
+const PAUSE_MS = 2000;
+
 export function redisStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
   const prefix = options.prefix ?? 'repute:rl:';
   const redis = new Redis(url, {
-    connectTimeout: options.connectTimeoutMs ?? 1000,
-    // Bounds every command, queued ones included: a hung or blackholed Redis costs a request
-    // at most this long, after which the instance's own window decides.
-    commandTimeout: options.commandTimeoutMs ?? 500,
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: true,
-    // Keep reconnecting in the background, at most every 2 s, for as long as the process lives.
-    retryStrategy: (times) => Math.min(times * 100, 2000),
+    connectTimeout: 1000,
+    commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
+    // Not connected: fail at once (the local window answers) rather than queue the count.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // A connection that stops answering (a hung or black-holed Redis) is dropped and opened again.
+    socketTimeout: 1000,
+    // Keep reconnecting in the background, at least every second, for as long as the process lives.
+    retryStrategy: (times) => Math.min(times * 100, 1000),
   }) as RedisWithHit;
   // Connection errors surface per command (and are logged there); without a listener ioredis
   // would print every reconnection failure to stderr.
   redis.on('error', () => {});
   redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
   const local = memoryStore();
+  // The circuit: after a failure, counts skip Redis until `openUntil` (or until it is ready again),
+  // so a hung Redis costs only the counts already sent when it stopped answering, not every one
+  // (by the end of the pause socketTimeout has dropped the silent connection: no count waits).
+  // Until its first connection (milliseconds after start) an instance counts locally too.
+  let openUntil = 0;
+  let lastError: Error = new Error('Redis is not connected');
+  redis.on('ready', () => {
+    openUntil = 0;
+  });
+  const fallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.hit(key, windowMs)), degraded: lastError });
   return {
     async hit(key, windowMs) {
       const now = Date.now();
+      if (redis.status !== 'ready' || now < openUntil) return fallback(key, windowMs);
       const start = windowStart(now, windowMs);
       try {
         const count = Number(await redis.rateLimitHit(`${prefix}${key}:${start}`, String(windowMs + 1000)));
         return { count, resetMs: start + windowMs - now };
       } catch (error) {
-        return { ...(await local.hit(key, windowMs)), degraded: error as Error };
+        lastError = error as Error;
+        openUntil = Date.now() + PAUSE_MS;
+        return fallback(key, windowMs);
       }
     },
     async close() {

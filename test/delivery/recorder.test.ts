@@ -2,6 +2,7 @@
 // delivery store of each database: batches of at most 1000, each attempt written once, a failed
 // write kept and written again, and drain() for shutdown.
 import assert from 'node:assert/strict';
+import { outageTracker } from '../../src/db/outage.ts';
 import { createRecorder } from '../../src/delivery/recorder.ts';
 import type { AttemptRecord, ClaimedDelivery } from '../../src/delivery/store.ts';
 import { newId } from '../../src/lib/ids.ts';
@@ -69,7 +70,8 @@ async function stored(t: TestApp): Promise<{ attempts: number; delivered: number
 eachDatabase('results added at once are written in few, full batches of at most 1000, each attempt once', async (t) => {
   const deliveries = await claimed(t, 2500);
   const batches: number[] = [];
-  const recorder = createRecorder(t.ctx.stores.deliveries, warnings(), (batch) => batches.push(batch.length));
+  const quiet = warnings();
+  const recorder = createRecorder(t.ctx.stores.deliveries, quiet, outageTracker(quiet, 'recorder test'), (batch) => batches.push(batch.length));
   for (const d of deliveries) recorder.add(delivered(d));
   await until(() => batches.reduce((a, b) => a + b, 0) === 2500, 'every result to be written');
   assert.deepEqual(batches, [1000, 1000, 500]);
@@ -86,7 +88,7 @@ eachDatabase('a write the database refuses keeps its results and writes them on 
   }).execute();
   const log = warnings();
   const batches: number[] = [];
-  const recorder = createRecorder(t.ctx.stores.deliveries, log, (batch) => batches.push(batch.length));
+  const recorder = createRecorder(t.ctx.stores.deliveries, log, outageTracker(log, 'recorder test'), (batch) => batches.push(batch.length));
   for (const r of records) recorder.add(r);
   await until(() => log.messages.length > 0, 'the refused write');
   assert.match(log.messages[0]!, /recording attempts failed; retrying/);
@@ -101,7 +103,8 @@ eachDatabase('a write the database refuses keeps its results and writes them on 
 eachDatabase('drain() writes every result added so far without waiting for the flush interval', async (t) => {
   const deliveries = await claimed(t, 30);
   const batches: number[] = [];
-  const recorder = createRecorder(t.ctx.stores.deliveries, warnings(), (batch) => batches.push(batch.length));
+  const quiet = warnings();
+  const recorder = createRecorder(t.ctx.stores.deliveries, quiet, outageTracker(quiet, 'recorder test'), (batch) => batches.push(batch.length));
   for (const d of deliveries) recorder.add(delivered(d));
   await recorder.drain();
   assert.equal(batches.reduce((a, b) => a + b, 0), 30);

@@ -2,54 +2,23 @@
 // once; a worker killed with SIGKILL mid-delivery has everything pending sent after a restart
 // (both databases); a separate worker is woken by NOTIFY when the server commits (PostgreSQL).
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { createTestApp, dialects, SECRET_KEY, type TestApp } from '../support/app.ts';
+import { cliDatabaseUrl, cliEnv } from '../cli/run.ts';
+import { createTestApp, dialects, type TestApp } from '../support/app.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 import { startReceiver } from '../support/receiver.ts';
+import { type ReputeProcess, spawnRepute, stopRepute } from '../support/repute-processes.ts';
 import { createEndpoint, until, verified } from './helpers.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-
-interface WorkerProcess {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
+/** A `repute worker` on the test database, with info logs, a quick poll and the loopback receiver admitted. */
+function spawnWorker(t: TestApp, env: Record<string, string>): ReputeProcess {
+  return spawnRepute(['worker'], cliEnv(cliDatabaseUrl(t.testDb), { LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32', WEBHOOK_POLL_MS: '100', ...env }));
 }
 
-/** DATABASE_URL of the test database for another process (PostgreSQL: its schema via search_path). */
-function databaseUrl(t: TestApp): string {
-  if (t.testDb.dialect === 'sqlite') return t.testDb.url;
-  const url = t.testDb.url;
-  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.testDb.schema}`)}`;
-}
-
-function spawnWorker(t: TestApp, env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['bin/repute.mjs', 'worker'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl(t), REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'info',
-      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32', WEBHOOK_POLL_MS: '100', ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let rest = '';
-  const collect = (chunk: Buffer) => {
-    const parts = (rest + chunk.toString('utf8')).split('\n');
-    rest = parts.pop()!;
-    lines.push(...parts);
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, lines, exited };
-}
-
-const logged = (w: WorkerProcess, msg: string) => w.lines.map((l) => { try { return JSON.parse(l); } catch { return null; } }).find((l) => l?.msg === msg);
+const logged = (w: ReputeProcess, msg: string) => w.lines.map((l) => { try { return JSON.parse(l); } catch { return null; } }).find((l) => l?.msg === msg);
 
 /** Queues n review.received events for the endpoint straight into the outbox tables. */
 async function seed(db: Kysely<DB>, accountId: string, endpointId: string, n: number): Promise<string[]> {
@@ -79,16 +48,12 @@ async function statusCounts(db: Kysely<DB>): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
-async function stopProcess(w: WorkerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill(signal);
-  return w.exited;
-}
 
 if (dialects.includes('postgres')) {
   test('two `repute worker` processes on one PostgreSQL deliver 20,000 events exactly once', { timeout: 240_000 }, async () => {
     const t = await createTestApp('postgres');
     const receiver = await startReceiver();
-    const workers: WorkerProcess[] = [];
+    const workers: ReputeProcess[] = [];
     try {
       const tree = await createTree(t);
       const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
@@ -116,7 +81,7 @@ if (dialects.includes('postgres')) {
       // Both processes took part, and each exits cleanly on SIGTERM with its tally.
       const tallies = [];
       for (const w of workers) {
-        assert.equal(await stopProcess(w), 0, w.lines.join('\n'));
+        assert.equal(await stopRepute(w), 0, w.lines.join('\n'));
         tallies.push(logged(w, 'webhook worker stopped')?.delivered);
       }
       const cpu = workers.map((w) => logged(w, 'webhook worker stopped')?.cpuSeconds);
@@ -124,7 +89,7 @@ if (dialects.includes('postgres')) {
       assert.ok(tallies.every((n) => n > 0), `each worker delivered some: ${JSON.stringify(tallies)}`);
       console.log(`20,000 deliveries by two workers in ${seconds.toFixed(1)} s (${tallies.join(' + ')}; worker CPU ${cpu.join(' + ')} s)`);
     } finally {
-      for (const w of workers) await stopProcess(w, 'SIGKILL');
+      for (const w of workers) await stopRepute(w, 'SIGKILL');
       await receiver.close();
       await t.close();
     }
@@ -145,7 +110,7 @@ if (dialects.includes('postgres')) {
       const latency = receiver.requests[0]!.at - started;
       assert.ok(latency < 5000, `arrived after ${latency} ms with a 60 s poll`);
     } finally {
-      await stopProcess(w, 'SIGKILL');
+      await stopRepute(w, 'SIGKILL');
       await receiver.close();
       await t.close();
     }
@@ -158,7 +123,7 @@ for (const dialect of dialects) {
     const receiver = await startReceiver();
     receiver.answer(() => 'stall');
     const env = { WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_RETRY_SCHEDULE_S: '0,0.05,0.1,0.2,0.5' };
-    let w: WorkerProcess | null = null;
+    let w: ReputeProcess | null = null;
     try {
       const tree = await createTree(t);
       const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
@@ -167,7 +132,7 @@ for (const dialect of dialects) {
 
       w = spawnWorker(t, env);
       await receiver.waitFor((r) => r.length >= 16, 60_000, 'attempts in flight');
-      await stopProcess(w, 'SIGKILL');
+      await stopRepute(w, 'SIGKILL');
       const inFlight = new Set(receiver.requests.map((r) => String(r.headers['webhook-id'])));
       assert.equal((await statusCounts(t.ctx.db)).pending, 300, 'nothing was recorded as done');
 
@@ -180,9 +145,9 @@ for (const dialect of dialects) {
       for (const id of inFlight) assert.ok(receiver.requests.filter((r) => r.headers['webhook-id'] === id).length >= 2, id);
       for (const r of receiver.requests.slice(-20)) verified(secret, r);
       assert.deepEqual(await statusCounts(t.ctx.db), { delivered: 300 });
-      assert.equal(await stopProcess(w), 0);
+      assert.equal(await stopRepute(w), 0);
     } finally {
-      if (w) await stopProcess(w, 'SIGKILL');
+      if (w) await stopRepute(w, 'SIGKILL');
       receiver.release();
       await receiver.close();
       await t.close();
