@@ -22,7 +22,8 @@ export function registerImport(program: Command): void {
       '',
       'Each line: {"type": "review"|"survey"|"response"|"topic"|"mention"|"recommendation", "account_id": "…", …the admin body}.',
       'Reviews are upserted by (account, platform, external_id): a new one is created (review.received, alert rules),',
-      'an existing one updated in place. Other records are created. Surveys and topics may carry "ref": "name" for',
+      'an existing one updated in place. Other records are created once, by their identity: "external_id" when the line',
+      'has one, else their content (README); a record imported before is left unchanged. Surveys and topics may carry "ref": "name" for',
       'later lines (survey_ref, parent_label_ref, canonical_label_ref, custom_category_ref); a mention names its',
       'review by review_id or "review": {"platform", "external_id"}. The README section "Importing" has every field.',
       '',
@@ -76,9 +77,10 @@ export function describe(s: ImportSummary): string {
   const rejected = total(s.rejected);
   const lines = [
     `import finished: ${s.lines} records read`,
-    `  created:  ${total(s.created)}${byType(s.created)}`,
-    `  updated:  ${total(s.updated)}${byType(s.updated)}`,
-    `  rejected: ${rejected}${byType(s.rejected)}`,
+    `  created:   ${total(s.created)}${byType(s.created)}`,
+    `  updated:   ${total(s.updated)}${byType(s.updated)}`,
+    `  unchanged: ${total(s.unchanged)}${byType(s.unchanged)}`,
+    `  rejected:  ${rejected}${byType(s.rejected)}`,
   ];
   if (rejected > 0) {
     const listed = s.rejected_lines.slice(0, LISTED_IN_SUMMARY);

@@ -34,6 +34,11 @@ export function notifyOnCommit(database: Database, outbox: OutboxSignal, log: Wo
   return () => outbox.off('committed', send);
 }
 
+/** One NOTIFY now, for writers outside a server (`repute import`); nothing on SQLite, where workers poll. */
+export async function notifyWorkers(database: Database): Promise<void> {
+  if (database.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(database.db);
+}
+
 /** LISTENs on a dedicated connection and calls onNotify for each notification; returns a stop function. */
 export function listenForCommits(database: Database, onNotify: () => void, log: WorkerLog): () => Promise<void> {
   const pool = database.pool;

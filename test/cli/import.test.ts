@@ -62,6 +62,7 @@ eachDatabase('repute import: every record type, bad lines rejected by number and
       lines: 16,
       created: { review: 3, survey: 1, response: 1, topic: 1, mention: 1, recommendation: 1 },
       updated: { review: 1, survey: 0, response: 0, topic: 0, mention: 0, recommendation: 0 },
+      unchanged: { review: 0, survey: 0, response: 0, topic: 0, mention: 0, recommendation: 0 },
       rejected: { review: 3, survey: 0, response: 1, topic: 0, mention: 1, recommendation: 0, invalid: 2 },
       rejected_lines: [3, 4, 5, 11, 15, 16, 17],
     });
@@ -151,7 +152,7 @@ eachDatabase('repute import: human summary lists rejected lines; a missing file 
   const r = await repute(['import', '-'], env, ndjson(['[]', good, '{"type":"review"}', 'null']));
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^import finished: 4 records read\n/);
-  assert.match(r.stdout, /rejected: 3 \(review 1, invalid 2\)\n {2}rejected lines: 1, 3, 4\n/);
+  assert.match(r.stdout, /rejected: +3 \(review 1, invalid 2\)\n {2}rejected lines: 1, 3, 4\n/);
   assert.match(r.stderr, /line 3: account_id must be a UUID/);
 
   const missing = await repute(['import', '/nonexistent/file.ndjson'], env);
