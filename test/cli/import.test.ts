@@ -1,25 +1,14 @@
 // `repute import` as a real child process: every record type, bad lines rejected with their numbers and
 // reasons while the rest goes in, the summary, what the API then shows, and re-import updating in place.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createTree } from '../support/factories.ts';
+import { ndjson, tempFile } from './import-files.ts';
 import { cliDatabaseUrl, cliEnv, repute } from './run.ts';
-
-const ndjson = (lines: Array<object | string>) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 
 async function countEvents(t: TestApp, type: string): Promise<number> {
   return (await t.ctx.db.selectFrom('events').select('id').where('type', '=', type).execute()).length;
-}
-
-function tempFile(content: string): { path: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'repute-import-'));
-  const path = join(dir, 'import.ndjson');
-  writeFileSync(path, content);
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 eachDatabase('repute import: every record type, bad lines rejected by number and reason, summary, data on the API', async (t) => {
