@@ -16,7 +16,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 eachDatabase('repute import beside a busy server on the same database: every line in, no "database is locked", no failed server write', async (t, tc) => {
   const REVIEWS = 3000;
   const tree = await createTree(t);
-  const load = await createTree(t, { name: 'Live traffic' });
   const port = await freePort();
   const env = cliEnv(cliDatabaseUrl(t.testDb));
   const server = startCli(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1', REPUTE_ADMIN_TOKEN: ADMIN_TOKEN, REPUTE_WORKER: 'off' });
@@ -36,17 +35,17 @@ eachDatabase('repute import beside a busy server on the same database: every lin
       assert.ok(Date.now() < deadline, `the server did not start: ${serverOutput}`);
       await sleep(100);
     }
-    // Review writes paced at TARGET_PER_S over a few connections, for as long as the import runs (and at most 2 minutes).
+    // Review writes to the same properties (the same review_stats rows), paced at TARGET_PER_S over a few connections, for as long as the import runs (and at most 2 minutes).
     const started = Date.now();
     const writer = async () => {
       while (running && Date.now() - started < 120_000) {
         const n = sent++;
         const due = started + (n * 1000) / TARGET_PER_S;
         if (due > Date.now()) await sleep(due - Date.now());
-        const status = await fetch(`${base}/admin/v1/accounts/${load.accountId}/reviews`, {
+        const status = await fetch(`${base}/admin/v1/accounts/${tree.accountId}/reviews`, {
           method: 'POST',
           headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ node_id: load.properties[n % 3], platform: 'google', external_id: `live-${n}`, reviewed_at: '2026-06-01T10:00:00Z', rating: 1 + (n % 5) }),
+          body: JSON.stringify({ node_id: tree.properties[n % 3], platform: 'google', external_id: `live-${n}`, reviewed_at: '2026-06-01T10:00:00Z', rating: 1 + (n % 5) }),
         }).then((r) => String(r.status), (error: Error) => error.message);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         answered += 1;
@@ -72,13 +71,15 @@ eachDatabase('repute import beside a busy server on the same database: every lin
     const summary = JSON.parse(r.stdout);
     assert.deepEqual(summary.rejected_lines, []);
     assert.deepEqual(summary.created, { review: REVIEWS, survey: 1, response: REVIEWS / 25, topic: 5, mention: REVIEWS / 10, recommendation: REVIEWS / 100 });
-    const stored = await t.ctx.db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', tree.accountId).executeTakeFirstOrThrow();
+    const stored = await t.ctx.db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', tree.accountId).where('external_id', 'like', 'k-%').executeTakeFirstOrThrow();
     assert.equal(Number(stored.n), REVIEWS);
     // The two took turns all along: no second of the import without a server write (the import never held the database).
     for (let from = importStarted; from + 1000 <= importEnded; from += 1000) {
       assert.ok(answeredAt.some((at) => at >= from && at < from + 1000), `no server write ${from - importStarted}–${from - importStarted + 1000} ms into the import`);
     }
     assert.deepEqual([...statuses.keys()], ['201'], 'every server write succeeded');
+    const live = await t.ctx.db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('external_id', 'like', 'live-%').executeTakeFirstOrThrow();
+    assert.equal(Number(live.n), statuses.get('201'));
     assert.doesNotMatch(serverOutput, /database is locked|SQLITE_BUSY/);
   } finally {
     running = false;
