@@ -33,6 +33,7 @@ export interface ImportSummary {
 }
 
 export const MAX_LISTED = 1000;
+const WAKE_EVERY_MS = 200;
 
 export interface ImportOptions {
   /** Reviews per transaction (default 1000). */
@@ -72,11 +73,14 @@ export async function importNdjson(database: Database, input: Readable, options:
     return known;
   };
 
-  // Workers in other processes hear of committed events by NOTIFY (PostgreSQL) instead of at their next poll.
+  // Workers in other processes hear of committed events by NOTIFY (PostgreSQL) instead of at their next poll:
+  // at most one every WAKE_EVERY_MS (a round trip per record would slow an import of small records), and one at the end.
   let wakePending = false;
-  const progress = async () => {
-    if (wakePending) {
+  let lastWake = 0;
+  const progress = async (last = false) => {
+    if (wakePending && (last || Date.now() - lastWake >= WAKE_EVERY_MS)) {
       wakePending = false;
+      lastWake = Date.now();
       await notifyWorkers(database).catch(() => undefined); // best effort: the workers' poll still runs
     }
     options.onProgress?.({ lines: summary.lines, bytes });
@@ -144,6 +148,6 @@ export async function importNdjson(database: Database, input: Readable, options:
     if (summary.lines % 1000 === 0) await progress();
   }
   await flushReviews();
-  await progress();
+  await progress(true);
   return summary;
 }

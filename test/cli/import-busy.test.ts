@@ -35,7 +35,8 @@ eachDatabase('repute import beside a busy server on the same database: every lin
       assert.ok(Date.now() < deadline, `the server did not start: ${serverOutput}`);
       await sleep(100);
     }
-    // Review writes to the same properties (the same review_stats rows), paced at TARGET_PER_S over a few connections, for as long as the import runs (and at most 5 minutes).
+    // Review writes to the same properties (the same review_stats rows), paced at TARGET_PER_S over a few
+    // connections, for as long as the import runs (and at most 5 minutes).
     const started = Date.now();
     const writer = async () => {
       while (running && Date.now() - started < 300_000) {
