@@ -1,4 +1,4 @@
-// PostgreSQL: `repute import` wakes a separate `repute worker` (NOTIFY after each committed batch), so
+// PostgreSQL: `repute import` wakes a separate `repute worker` (NOTIFY as it commits events), so
 // imported events go out at once instead of at the worker's next poll.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
