@@ -35,6 +35,11 @@ export function notifyOnCommit(database: Database, outbox: OutboxSignal, log: Wo
   return () => outbox.off('committed', send);
 }
 
+/** One NOTIFY now, for writers outside a server (`repute import`); nothing on SQLite, where workers poll. */
+export async function notifyWorkers(database: Database): Promise<void> {
+  if (database.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(database.db);
+}
+
 /**
  * LISTENs on a dedicated connection and calls onNotify for each notification; returns a stop
  * function. A lost connection (a restart, a failover, a proxy's idle kill) is opened again by

@@ -88,7 +88,8 @@ async function requireNodeOf(db: Kysely<DB>, accountId: string, nodeId: string):
   if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
 }
 
-export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput): Promise<SurveyDetail> {
+/** importKey: the importer's identity of the record (null elsewhere). */
+export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput, importKey: string | null = null): Promise<SurveyDetail> {
   return db.transaction().execute(async (trx) => {
     await requireAccount(trx, accountId);
     await requireNodeOf(trx, accountId, input.node_id);
@@ -101,7 +102,7 @@ export async function createSurvey(db: Kysely<DB>, accountId: string, input: Sur
       status: input.status, primary_language: input.primary_language ?? 'en', definition,
       published_definition: published ? definition : null,
       published_at: published ? (toIsoOrNull(input.published_at) ?? now) : null,
-      created_at: toIsoOrNull(input.created_at) ?? now, updated_at: now,
+      created_at: toIsoOrNull(input.created_at) ?? now, updated_at: now, import_key: importKey,
     };
     await repo.insertSurvey(trx, row);
     return toSurveyDetail(row);
@@ -120,7 +121,7 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
 }
 
 /** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
-export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput): Promise<ResponseCreated> {
+export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput, importKey: string | null = null): Promise<ResponseCreated> {
   return db.transaction().execute(async (trx) => {
     const survey = await requireSurvey(trx, surveyId);
     await requireNodeOf(trx, survey.account_id, input.node_id);
@@ -138,6 +139,7 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
       completed_at: completed ? (toIsoOrNull(input.completed_at) ?? now) : null,
       // A response comes into being when it is started; imports carry that history.
       created_at: startedAt,
+      import_key: importKey,
     };
     const answers = (input.answers ?? []).map((a) => ({
       id: newId(), response_id: row.id, question_id: a.question_id, question_path: a.question_path ?? a.question_id,
