@@ -28,7 +28,8 @@ export function registerImport(program: Command): void {
       '',
       'Each line: {"type": "review"|"survey"|"response"|"topic"|"mention"|"recommendation", "account_id": "…", …the admin body}.',
       'Reviews are upserted by (account, platform, external_id): a new one is created (review.received, alert rules),',
-      'an existing one updated in place. Other records are created. Surveys and topics may carry "ref": "name" for',
+      'an existing one updated in place. Other records are created once, by their identity: "external_id" when the line',
+      'has one, else their content (README); a record imported before is left unchanged. Surveys and topics may carry "ref": "name" for',
       'later lines (survey_ref, parent_label_ref, canonical_label_ref, custom_category_ref); a mention names its',
       'review by review_id or "review": {"platform", "external_id"}. The README section "Importing" has every field.',
       '',
@@ -85,9 +86,10 @@ export function describe(s: ImportSummary, importer: Importer): string {
   const rejected = total(s.rejected);
   const lines = [
     `import finished: ${s.lines} records read`,
-    `  created:  ${total(s.created)}${byType(s.created, importer)}`,
-    `  updated:  ${total(s.updated)}${byType(s.updated, importer)}`,
-    `  rejected: ${rejected}${byType(s.rejected, importer)}`,
+    `  created:   ${total(s.created)}${byType(s.created, importer)}`,
+    `  updated:   ${total(s.updated)}${byType(s.updated, importer)}`,
+    `  unchanged: ${total(s.unchanged)}${byType(s.unchanged, importer)}`,
+    `  rejected:  ${rejected}${byType(s.rejected, importer)}`,
   ];
   if (rejected > 0) {
     const listed = s.rejected_lines.slice(0, LISTED_IN_SUMMARY);

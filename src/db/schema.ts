@@ -90,6 +90,8 @@ export interface SurveyTable {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
+  import_key: string | null;
 }
 
 export interface SurveyResponseTable {
@@ -106,6 +108,8 @@ export interface SurveyResponseTable {
   started_at: string;
   completed_at: string | null;
   created_at: string;
+  /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
+  import_key: string | null;
 }
 
 export interface SurveyAnswerTable {
@@ -127,6 +131,8 @@ export interface TopicTable {
   language: string | null;
   parent_label_id: string | null;
   created_at: string;
+  /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
+  import_key: string | null;
 }
 
 export interface MentionTable {
@@ -141,6 +147,8 @@ export interface MentionTable {
   sentiment: string | null;
   confidence: number | null;
   created_at: string;
+  /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
+  import_key: string | null;
 }
 
 export interface RecommendationTable {
@@ -152,6 +160,8 @@ export interface RecommendationTable {
   impact: string | null;
   canonical_label_id: string | null;
   created_at: string;
+  /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
+  import_key: string | null;
 }
 
 export interface GuestTable {

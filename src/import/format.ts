@@ -1,4 +1,4 @@
-// The NDJSON line format of `repute import`: an envelope (type, account_id, ref, *_ref, the parent's
+// The NDJSON line format of `repute import`: an envelope (type, account_id, ref, external_id, *_ref, the parent's
 // id or key) around the admin body of operator.md, validated with the module's own TypeBox schema.
 import type { TSchema } from 'typebox';
 import { describeValidation } from '../http/errors.ts';
@@ -54,6 +54,8 @@ export interface ParsedLine {
   accountId: string | null;
   /** The name later lines use for this survey or topic. */
   ref: string | null;
+  /** Non-review lines: the record's identity in the source system (src/import/identity.ts); reviews have theirs in the body. */
+  externalId: string | null;
   /** `<field>_ref` → the ref it names (resolved by the importer into `<field>_id`). */
   refs: Record<string, string>;
   /** response: the survey's id (or survey_ref in refs). */
@@ -95,6 +97,15 @@ function parseEnvelope(recordType: RecordType, accountId: unknown, ref: unknown,
     if (!REFERABLE.has(recordType)) throw new LineError(`ref is only for ${[...REFERABLE].join(' and ')} lines`);
     if (typeof ref !== 'string' || ref.length === 0 || ref.length > 200) throw new LineError('ref must be a string of 1 to 200 characters');
   }
+  let externalId: string | null = null;
+  if (recordType !== 'review' && 'external_id' in rest) {
+    const value = rest.external_id;
+    delete rest.external_id;
+    if (value !== null && (typeof value !== 'string' || value.length === 0 || value.length > 200)) {
+      throw new LineError('external_id must be a string of 1 to 200 characters');
+    }
+    externalId = value;
+  }
   const refs: Record<string, string> = {};
   for (const field of Object.keys(REF_FIELDS[recordType])) {
     if (!(field in rest)) continue;
@@ -129,7 +140,7 @@ function parseEnvelope(recordType: RecordType, accountId: unknown, ref: unknown,
       review = { platform: key.platform, external_id: key.external_id };
     }
   }
-  return { type: recordType, accountId: (accountId as string | null | undefined) ?? null, ref: (ref as string | undefined) ?? null, refs, surveyId, review, body: rest };
+  return { type: recordType, accountId: (accountId as string | null | undefined) ?? null, ref: (ref as string | undefined) ?? null, externalId, refs, surveyId, review, body: rest };
 }
 
 /** Validates a body with the type's admin schema (defaults applied in place); throws LineError naming the field. */

@@ -1,25 +1,14 @@
 // `repute import` as a real child process: every record type, bad lines rejected with their numbers and
 // reasons while the rest goes in, the summary, what the API then shows, and re-import updating in place.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createTree } from '../support/factories.ts';
+import { ndjson, tempFile } from './import-files.ts';
 import { cliDatabaseUrl, cliEnv, repute } from './run.ts';
-
-const ndjson = (lines: Array<object | string>) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 
 async function countEvents(t: TestApp, type: string): Promise<number> {
   return (await t.ctx.db.selectFrom('events').select('id').where('type', '=', type).execute()).length;
-}
-
-function tempFile(content: string): { path: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'repute-import-'));
-  const path = join(dir, 'import.ndjson');
-  writeFileSync(path, content);
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 eachDatabase('repute import: every record type, bad lines rejected by number and reason, summary, data on the API', async (t) => {
@@ -62,6 +51,7 @@ eachDatabase('repute import: every record type, bad lines rejected by number and
       lines: 16,
       created: { review: 3, survey: 1, response: 1, topic: 1, mention: 1, recommendation: 1 },
       updated: { review: 1, survey: 0, response: 0, topic: 0, mention: 0, recommendation: 0 },
+      unchanged: { review: 0, survey: 0, response: 0, topic: 0, mention: 0, recommendation: 0 },
       rejected: { review: 3, survey: 0, response: 1, topic: 0, mention: 1, recommendation: 0, invalid: 2 },
       rejected_lines: [3, 4, 5, 11, 15, 16, 17],
     });
@@ -151,7 +141,7 @@ eachDatabase('repute import: human summary lists rejected lines; a missing file 
   const r = await repute(['import', '-'], env, ndjson(['[]', good, '{"type":"review"}', 'null']));
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^import finished: 4 records read\n/);
-  assert.match(r.stdout, /rejected: 3 \(review 1, invalid 2\)\n {2}rejected lines: 1, 3, 4\n/);
+  assert.match(r.stdout, /rejected: +3 \(review 1, invalid 2\)\n {2}rejected lines: 1, 3, 4\n/);
   assert.match(r.stderr, /line 3: account_id must be a UUID/);
 
   const missing = await repute(['import', '/nonexistent/file.ndjson'], env);

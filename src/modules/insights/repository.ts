@@ -4,7 +4,7 @@ import { subtreePage, type SubtreeScope, whereNodeFilter } from '../../db/subtre
 import type { DB, MentionRow, MentionTable, RecommendationRow, RecommendationTable, TopicRow, TopicTable } from '../../db/schema.ts';
 import type { Keyset } from '../../db/keyset.ts';
 
-export type MentionListRow = Omit<MentionRow, 'account_id' | 'node_id'> & { is_hidden: number | null };
+export type MentionListRow = Omit<MentionRow, 'account_id' | 'node_id' | 'import_key'> & { is_hidden: number | null };
 
 /** One page of the account's recommendations, newest first on (created_at, id); limit + 1 rows. */
 export async function listRecommendationPage(db: Kysely<DB>, accountId: string, after: Keyset | null, limit: number): Promise<RecommendationRow[]> {

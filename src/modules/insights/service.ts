@@ -54,14 +54,14 @@ async function requireReadableTopic(db: Kysely<DB>, accountId: string | null, id
   return topic;
 }
 
-/** accountId null creates a global topic, readable by every account. */
-export async function createTopic(db: Kysely<DB>, accountId: string | null, input: TopicInput): Promise<Topic> {
+/** accountId null creates a global topic, readable by every account. importKey: the importer's identity of the record. */
+export async function createTopic(db: Kysely<DB>, accountId: string | null, input: TopicInput, importKey: string | null = null): Promise<Topic> {
   return db.transaction().execute(async (trx) => {
     if (accountId !== null) await requireAccount(trx, accountId);
     if (input.parent_label_id != null) await requireReadableTopic(trx, accountId, input.parent_label_id, 'parent_label_id');
     const row: TopicRow = {
       id: newId(), account_id: accountId, name: input.name, language: input.language ?? null,
-      parent_label_id: input.parent_label_id ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(),
+      parent_label_id: input.parent_label_id ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
     };
     await repo.insertTopic(trx, row);
     return toTopic(row);
@@ -69,7 +69,7 @@ export async function createTopic(db: Kysely<DB>, accountId: string | null, inpu
 }
 
 /** A mention of a topic in a review; it takes the review's account and node. */
-export async function createMention(db: Kysely<DB>, reviewId: string, input: MentionInput): Promise<Mention> {
+export async function createMention(db: Kysely<DB>, reviewId: string, input: MentionInput, importKey: string | null = null): Promise<Mention> {
   return db.transaction().execute(async (trx) => {
     const review = await requireReview(trx, reviewId);
     await requireReadableTopic(trx, review.account_id, input.canonical_label_id, 'canonical_label_id');
@@ -77,21 +77,21 @@ export async function createMention(db: Kysely<DB>, reviewId: string, input: Men
       id: newId(), account_id: review.account_id, review_id: review.id, node_id: review.node_id,
       canonical_label_id: input.canonical_label_id, custom_category_id: input.custom_category_id ?? null,
       text: input.text, source_field: input.source_field, sentiment: input.sentiment ?? null,
-      confidence: input.confidence ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(),
+      confidence: input.confidence ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
     };
     await repo.insertMention(trx, row);
     return toMention({ ...row, is_hidden: review.is_hidden });
   });
 }
 
-export async function createRecommendation(db: Kysely<DB>, accountId: string, input: RecommendationInput): Promise<Recommendation> {
+export async function createRecommendation(db: Kysely<DB>, accountId: string, input: RecommendationInput, importKey: string | null = null): Promise<Recommendation> {
   return db.transaction().execute(async (trx) => {
     await requireAccount(trx, accountId);
     if (input.canonical_label_id != null) await requireReadableTopic(trx, accountId, input.canonical_label_id, 'canonical_label_id');
     const row: RecommendationRow = {
       id: newId(), account_id: accountId, title: input.title, body: input.body, priority: input.priority,
       impact: input.impact ?? null, canonical_label_id: input.canonical_label_id ?? null,
-      created_at: toIsoOrNull(input.created_at) ?? nowIso(),
+      created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
     };
     await repo.insertRecommendation(trx, row);
     return toRecommendation(row);

@@ -91,7 +91,8 @@ export async function findAccountSurvey(db: Kysely<DB>, accountId: string, id: s
   return row?.account_id === accountId ? row : undefined;
 }
 
-export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput): Promise<SurveyDetail> {
+/** importKey: the importer's identity of the record (null elsewhere). */
+export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput, importKey: string | null = null): Promise<SurveyDetail> {
   return inTransaction(db, async (trx) => {
     await requireAccount(trx, accountId);
     await requireAccountNode(trx, accountId, input.node_id);
@@ -104,7 +105,7 @@ export async function createSurvey(db: Kysely<DB>, accountId: string, input: Sur
       status: input.status, primary_language: input.primary_language ?? 'en', definition,
       published_definition: published ? definition : null,
       published_at: published ? (toIsoOrNull(input.published_at) ?? now) : null,
-      created_at: toIsoOrNull(input.created_at) ?? now, updated_at: now,
+      created_at: toIsoOrNull(input.created_at) ?? now, updated_at: now, import_key: importKey,
     };
     await repo.insertSurvey(trx, row);
     return toSurveyDetail(row);
@@ -123,7 +124,7 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
 }
 
 /** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
-export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput): Promise<ResponseCreated> {
+export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput, importKey: string | null = null): Promise<ResponseCreated> {
   return inTransaction(db, async (trx) => {
     const survey = await requireSurvey(trx, surveyId);
     await requireAccountNode(trx, survey.account_id, input.node_id);
@@ -141,6 +142,7 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
       completed_at: completed ? (toIsoOrNull(input.completed_at) ?? now) : null,
       // A response comes into being when it is started; imports carry that history.
       created_at: startedAt,
+      import_key: importKey,
     };
     const answers = (input.answers ?? []).map((a) => ({
       id: newId(), response_id: row.id, question_id: a.question_id, question_path: a.question_path ?? a.question_id,
