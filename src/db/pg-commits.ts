@@ -10,37 +10,43 @@ import { type OutageLog, outageTracker } from './outage.ts';
 
 const CHANNEL = 'repute_outbox';
 const RECONNECT_MS = 1000;
-
+/** Commits in a burst are announced at most this often (the first one at once). */
+const NOTIFY_EVERY_MS = 200;
 
 /**
- * Forwards the commit signal as NOTIFY when nothing else in this process listens to it (one in
- * flight at a time; bursts coalesce). stop() waits for the one in flight.
+ * Forwards the commit signal as NOTIFY when nothing else in this process listens to it: the first
+ * commit after a quiet spell at once, then at most one every NOTIFY_EVERY_MS (a burst of commits,
+ * such as an import's, costs a few round trips a second, not one per commit), and the last one is
+ * always sent. stop() sends one still waiting and waits for the one in flight.
  */
 export function forwardCommits(db: Kysely<DB>, commits: CommitSignal): { stop(): Promise<void> } {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | null = null;
   let sending: Promise<void> | null = null;
-  let again = false;
   const send = () => {
-    if (commits.listenerCount('committed') > 1) return;
-    if (sending) {
-      again = true;
-      return;
-    }
+    timer = null;
+    last = Date.now();
     sending = sql`select pg_notify(${CHANNEL}, '')`.execute(db).then(
       () => undefined,
       (error: unknown) => process.emitWarning(`NOTIFY of committed events failed: ${(error as Error).message}`),
     ).finally(() => {
       sending = null;
-      if (again) {
-        again = false;
-        send();
-      }
     });
   };
-  commits.on('committed', send);
+  const onCommit = () => {
+    if (commits.listenerCount('committed') > 1 || timer) return;
+    const wait = last + NOTIFY_EVERY_MS - Date.now();
+    if (wait <= 0) send();
+    else timer = setTimeout(send, wait);
+  };
+  commits.on('committed', onCommit);
   return {
     async stop() {
-      commits.off('committed', send);
-      again = false;
+      commits.off('committed', onCommit);
+      if (timer) {
+        clearTimeout(timer);
+        send();
+      }
       await sending;
     },
   };
