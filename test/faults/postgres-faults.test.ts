@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connect.ts';
 import { createContext } from '../../src/context.ts';
 import { buildApp } from '../../src/app.ts';
-import { createTestApp, dialects, SECRET_KEY, type TestApp } from '../support/app.ts';
+import { ADMIN_TOKEN, createTestApp, dialects, SECRET_KEY, type TestApp } from '../support/app.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 import { freePort } from '../support/ports.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
@@ -172,7 +172,7 @@ if (dialects.includes('postgres')) {
       // Closed: nothing listens on the port. Black-holed: connections are accepted and never answered.
       const hole = kind === 'black-holed' ? await startTcpProxy({ host: '127.0.0.1', port: 9 }, 'blackhole') : null;
       const url = `postgres://postgres@127.0.0.1:${hole?.port ?? (await freePort())}/repute`;
-      const config = loadConfig({ DATABASE_URL: url, REPUTE_SECRET_KEY: SECRET_KEY, REPUTE_ADMIN_TOKEN: 'admin-token', LOG_LEVEL: 'silent' });
+      const config = loadConfig({ DATABASE_URL: url, REPUTE_SECRET_KEY: SECRET_KEY, REPUTE_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
       const database = connect(config.databaseUrl);
       const ctx = createContext(config, database);
       const app = await buildApp(ctx);
@@ -185,7 +185,7 @@ if (dialects.includes('postgres')) {
         const requests = [
           app.inject({ method: 'GET', url: '/api/v4/reviews', headers: key }),
           app.inject({ method: 'POST', url: '/api/v4/guests', headers: key, payload: { email: 'a@example.com' } }),
-          app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: 'Bearer admin-token' }, payload: { name: 'Group' } }),
+          app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Group' } }),
         ];
         for (const r of await Promise.all(requests)) {
           assertUnavailable({ status: r.statusCode, retryAfter: r.headers['retry-after'] as string | undefined, body: r.body });
