@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { sqlitePath } from '../src/config.ts';
 import { nowIso } from '../src/lib/time.ts';
-import type { TestDatabase } from '../test/support/app.ts';
+import { sqliteOf, type TestDatabase } from '../test/support/app.ts';
 
 /** One push: the JSON body for HTTP and the same values flattened for the raw upsert. */
 export interface Row {
@@ -51,7 +51,7 @@ export async function seedGuests(db: TestDatabase, accountId: string, properties
   const now = nowIso();
   const list = JSON.stringify(properties);
   if (db.dialect === 'sqlite') {
-    const s = db.database.sqlite!;
+    const s = sqliteOf(db.database);
     const series = 'with recursive s(i) as (select 0 union all select i + 1 from s where i < cast(? as integer))';
     s.transaction(() => {
       s.prepare(`${series} insert into guests (id, account_id, property_id, email, source, first_name, last_name, custom_fields, marketing_consent, created_at, updated_at)

@@ -161,7 +161,7 @@ async function main(): Promise<void> {
 
 if (args.serve !== undefined) {
   // Child mode: serve the given database until the parent disconnects.
-  const { startServer } = await import('../src/serve.ts');
+  const { startServer } = await import('../src/process/serve.ts');
   const { loadConfig } = await import('../src/config.ts');
   const server = await startServer(loadConfig({
     DATABASE_URL: args.serve, REPUTE_SECRET_KEY: SECRET_KEY, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',

@@ -18,7 +18,7 @@ import { toIso } from '../src/lib/time.ts';
 import { createAccount } from '../src/modules/accounts/service.ts';
 import { createNode } from '../src/modules/nodes/service.ts';
 import { seeded } from '../src/demo/random.ts';
-import { freshDatabase, type TestDatabase } from '../test/support/app.ts';
+import { freshDatabase, poolOf, sqliteOf, type TestDatabase } from '../test/support/app.ts';
 
 const { values: args } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, batch: { type: 'string', default: '1000' }, dialect: { type: 'string' } },
@@ -109,7 +109,7 @@ async function baseline(db: TestDatabase, file: string): Promise<number> {
   const lines = () => createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   if (db.dialect === 'sqlite') {
     const reader = lines();
-    const sqlite = db.database.sqlite!;
+    const sqlite = sqliteOf(db.database);
     const insert = sqlite.prepare(INSERT.replace(/\$\d+/g, '?'));
     sqlite.exec('BEGIN');
     for await (const text of reader) {
@@ -119,7 +119,7 @@ async function baseline(db: TestDatabase, file: string): Promise<number> {
     sqlite.exec('COMMIT');
     return n;
   }
-  const client = await db.database.pool!.connect();
+  const client = await poolOf(db.database).connect();
   try {
     await client.query('BEGIN');
     const reader = lines();

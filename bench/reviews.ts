@@ -15,7 +15,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../src/context.ts';
 import type { Dialect } from '../src/db/connect.ts';
 import { subtreeShape, type SubtreeShape } from '../src/db/subtree-page.ts';
-import { subtreeScope } from '../src/http/auth.ts';
+import { subtreeScope } from '../src/access/principal.ts';
 import { cursorsFor, listBinding } from '../src/http/pagination.ts';
 import { reviewPageQuery } from '../src/modules/reviews/repository.ts';
 import { Review } from '../src/modules/reviews/schemas.ts';

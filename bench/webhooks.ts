@@ -21,11 +21,11 @@ import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/connect.ts';
 import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
 import { DEFAULT_PER_ENDPOINT, startWorker } from '../src/delivery/worker.ts';
-import { OutboxSignal } from '../src/events/signal.ts';
+import { storesFor } from '../src/stores.ts';
 import { newId } from '../src/lib/ids.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { upsertReview } from '../src/modules/reviews/service.ts';
-import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { freshDatabase, SECRET_KEY, sqliteOf, type TestDatabase } from '../test/support/app.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -168,7 +168,7 @@ async function seed(s: Setup, endpointId: string, n: number): Promise<void> {
     await sql`vacuum analyze webhook_deliveries`.execute(db);
     await sql`checkpoint`.execute(db);
   } else {
-    s.db.database.sqlite!.pragma('wal_checkpoint(TRUNCATE)');
+    sqliteOf(s.db.database).pragma('wal_checkpoint(TRUNCATE)');
   }
 }
 
@@ -210,7 +210,7 @@ async function workerRun(s: Setup, receiver: Receiver, endpointId: string, n: nu
   const arrived = receiver.expect(path, n, 300_000);
   const cpu = process.cpuUsage();
   const started = nowNs();
-  const worker = startWorker({ database: s.db.database, config: config(s), log: quiet });
+  const worker = startWorker({ store: storesFor(s.db.database).deliveries, commits: s.db.database.commits, config: config(s), log: quiet });
   const last = await arrived;
   const used = process.cpuUsage(cpu);
   await worker.stop();
@@ -224,9 +224,9 @@ function sum(runs: Run[], n: number): { rate: number; cpuUs: number } {
 
 // --- figure 2: idle latency ---------------------------------------------------------------------
 async function latency(s: Setup, receiver: Receiver, samples: number): Promise<{ median: number; p95: number; baseline: number }> {
-  const outbox = new OutboxSignal();
   await addEndpoint(s, `${receiver.url}/ok`);
-  const worker = startWorker({ database: s.db.database, config: config(s), log: quiet, outbox });
+  // Woken by the commit itself (the transaction helper signals after COMMIT), as `repute serve` is.
+  const worker = startWorker({ store: storesFor(s.db.database).deliveries, commits: s.db.database.commits, config: config(s), log: quiet });
   receiver.record(true);
   const times: number[] = [];
   try {
@@ -235,7 +235,6 @@ async function latency(s: Setup, receiver: Receiver, samples: number): Promise<{
         node_id: s.nodeId, platform: 'google', external_id: `lat-${i}`, reviewed_at: '2026-11-01T10:00:00.000Z', rating: 4, text: 'Quiet and clean',
       });
       const committed = nowNs();
-      outbox.notify();
       const event = await s.db.database.db.selectFrom('events').select('id').where('payload', 'like', `%${review.id}%`).executeTakeFirstOrThrow();
       const deadline = Date.now() + 10_000;
       while (!receiver.arrivals.has(event.id)) {

@@ -1,19 +1,56 @@
-// What every route, service and worker is handed: configuration, database and shared machinery.
-import type { Kysely } from 'kysely';
+// What every route, service and worker is handed (configuration, the database, its per-dialect
+// stores, and the caches and machinery of one process), and its assembly. Caches live here, one
+// set per database, never in module-level state.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
 import type { DB } from './db/schema.ts';
-import type { PrincipalCache } from './http/auth.ts';
-import type { RateLimitStore } from './http/rate-limit.ts';
-import type { OutboxSignal } from './events/signal.ts';
+import type { PrincipalCache } from './access/principal-cache.ts';
+import { AuthThrottle } from './http/auth-throttle.ts';
+import { memoryStore, redisStore, type RateLimitStore } from './http/rate-limit.ts';
+import { type Fingerprinter, fingerprinter } from './lib/fingerprint.ts';
+import { TtlCache } from './lib/ttl-cache.ts';
+import { principalCache } from './modules/keys/service.ts';
+import { type Stores, storesFor } from './stores.ts';
 
-export interface AppContext {
+/** What services need: the CLI builds this much, the HTTP server the whole AppContext. */
+export interface ServiceContext {
   config: Config;
   database: Database;
   db: Kysely<DB>;
+  stores: Stores;
+  /** The keyed fingerprint of erased guests (derived once from REPUTE_SECRET_KEY). */
+  fingerprint: Fingerprinter;
+  /** node id → node type: a node's type never changes, so guest pushes to known properties skip the query. */
+  nodeTypes: TtlCache<string>;
+}
+
+export interface AppContext extends ServiceContext {
   principals: PrincipalCache;
+  /** Failed API-key authentications per client address. */
+  keyFailures: AuthThrottle | null;
   rateLimits: RateLimitStore;
-  outbox: OutboxSignal;
   log: FastifyBaseLogger;
+}
+
+export function createServiceContext(config: Config, database: Database): ServiceContext {
+  return {
+    config,
+    database,
+    db: database.db,
+    stores: storesFor(database),
+    fingerprint: fingerprinter(config.secretKey),
+    nodeTypes: new TtlCache<string>(60_000, 10_000),
+  };
+}
+
+export function createContext(config: Config, database: Database): Omit<AppContext, 'log'> {
+  const rateLimits = config.redisUrl ? redisStore(config.redisUrl) : memoryStore();
+  return {
+    ...createServiceContext(config, database),
+    principals: principalCache(database.db),
+    keyFailures: new AuthThrottle(rateLimits, 'key', config.authFailureLimit, config.authFailureWindowS),
+    rateLimits,
+  };
 }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { v7 } from 'uuid';
 import type { Database } from '../../src/db/connect.ts';
-import { hashKey } from '../../src/modules/keys/service.ts';
+import { hashKey } from '../../src/access/api-key.ts';
 import { contribution, type StatsDelta } from '../../src/modules/reviews/repository.ts';
 
 export const PLATFORMS = ['google', 'booking', 'tripadvisor', 'expedia'] as const;
@@ -191,7 +191,7 @@ interface BatchWriter {
 }
 
 function batchWriter(database: Database): BatchWriter {
-  if (database.sqlite) {
+  if (database.dialect === 'sqlite') {
     const sqlite = database.sqlite;
     // A big page cache keeps the index B-trees in memory while loading (this connection only).
     sqlite.pragma('cache_size = -262144');
@@ -206,7 +206,7 @@ function batchWriter(database: Database): BatchWriter {
       },
     };
   }
-  const pool = database.pool!;
+  const pool = database.pool;
   const types = COLUMNS.map((c) => (NUMERIC.has(c) ? 'float8[]' : INTEGER.has(c) ? 'int4[]' : 'text[]'));
   const text = `insert into reviews (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}`).join(', ')})`;
   // Two batches in flight: the generator fills one while PostgreSQL writes the other.
@@ -232,11 +232,11 @@ async function insertStats(database: Database, rows: (StatsDelta & { node_id: st
 
 /** Fresh planner statistics (and, on PostgreSQL, a visibility map so index-only scans can skip the heap). */
 export async function analyze(database: Database): Promise<void> {
-  if (database.sqlite) {
+  if (database.dialect === 'sqlite') {
     database.sqlite.exec('analyze');
     return;
   }
-  await database.pool!.query('vacuum analyze');
+  await database.pool.query('vacuum analyze');
 }
 
 /**
@@ -245,7 +245,7 @@ export async function analyze(database: Database): Promise<void> {
  * faster than updating it row by row, and the definitions stay exactly the migration's.
  */
 export async function dropSecondaryIndexes(database: Database, table: string): Promise<() => Promise<void>> {
-  if (database.sqlite) {
+  if (database.dialect === 'sqlite') {
     const sqlite = database.sqlite;
     // Automatic indexes (primary key, UNIQUE constraints) have no SQL and stay.
     const indexes = sqlite.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = ? and sql is not null").all(table) as { name: string; sql: string }[];
@@ -254,7 +254,7 @@ export async function dropSecondaryIndexes(database: Database, table: string): P
       for (const index of indexes) sqlite.exec(index.sql);
     };
   }
-  const pool = database.pool!;
+  const pool = database.pool;
   const { rows } = await pool.query<{ indexname: string; indexdef: string }>(
     `select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename = $1
        and indexname not in (select conname from pg_constraint where conrelid = $1::regclass)`, [table]);

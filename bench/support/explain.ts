@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/connect.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { withStatementCache } from '../../src/db/statement-cache.ts';
-import { createContext } from '../../src/app-context.ts';
-import { buildApp, fastifyOptions } from '../../src/server.ts';
+import { createContext } from '../../src/context.ts';
+import { buildApp, fastifyOptions } from '../../src/app.ts';
 
 export interface Query {
   sql: string;
@@ -15,7 +15,7 @@ export interface Query {
 
 /** The plan of one query, one line per plan node, indented like the database prints it. */
 export async function explain(database: Database, query: Query): Promise<string[]> {
-  if (database.sqlite) {
+  if (database.dialect === 'sqlite') {
     const rows = database.sqlite.prepare(`explain query plan ${query.sql}`).all(...(query.parameters as unknown[])) as { id: number; parent: number; detail: string }[];
     const depth = new Map<number, number>([[0, 0]]);
     return rows.map((r) => {
@@ -24,7 +24,7 @@ export async function explain(database: Database, query: Query): Promise<string[
       return `${'  '.repeat(d - 1)}${r.detail}`;
     });
   }
-  const result = await database.pool!.query(`explain (analyze, buffers) ${query.sql}`, query.parameters as unknown[]);
+  const result = await database.pool.query(`explain (analyze, buffers) ${query.sql}`, query.parameters as unknown[]);
   return result.rows.map((r: Record<string, string>) => r['QUERY PLAN']!);
 }
 
@@ -50,7 +50,7 @@ export async function captureRouteQueries(database: Database, env: Record<string
   let sink: CompiledQuery[] | null = null;
   // A second Kysely over the same connection(s), logging every query; never destroyed (it would close them).
   const db = new Kysely<DB>({
-    dialect: database.sqlite ? new SqliteDialect({ database: withStatementCache(database.sqlite) }) : new PostgresDialect({ pool: database.pool! }),
+    dialect: database.dialect === 'sqlite' ? new SqliteDialect({ database: withStatementCache(database.sqlite) }) : new PostgresDialect({ pool: database.pool }),
     log: (event) => {
       if (event.level === 'query') sink?.push(event.query);
     },

@@ -4,8 +4,8 @@
 // (process.cpuUsage) on request; "stop".
 import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connect.ts';
-import { createContext } from '../../src/app-context.ts';
-import { buildApp, fastifyOptions } from '../../src/server.ts';
+import { createContext } from '../../src/context.ts';
+import { buildApp, fastifyOptions } from '../../src/app.ts';
 import type { ChildServerOptions, ChildMessage, ParentMessage } from './server.ts';
 
 const options = JSON.parse(process.env.REPUTE_BENCH_SERVER ?? '{}') as ChildServerOptions;

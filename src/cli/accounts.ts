@@ -1,7 +1,7 @@
 // `repute accounts create`: an account, printed as the admin API's Account JSON.
 import { type Command, InvalidArgumentError } from 'commander';
 import type { AccountInput } from '../modules/accounts/schemas.ts';
-import { FEATURES } from '../http/features.ts';
+import { FEATURES } from '../access/scopes.ts';
 import { CliError, commaList, EXIT_USAGE, printJson, validate, withDatabase } from './support.ts';
 
 export const wholeNumber = (value: string): number => {

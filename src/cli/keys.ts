@@ -1,10 +1,10 @@
 // `repute keys create` and `repute keys revoke`: API keys bound to a node with scopes.
 import type { Command } from 'commander';
-import { SCOPES } from '../modules/keys/scopes.ts';
+import { SCOPES } from '../access/scopes.ts';
 import { CliError, commaList, EXIT_USAGE, printJson, withDatabase } from './support.ts';
 
 // Loaded on use, not at the top: `repute --help` need not load the services.
-const services = () => Promise.all([import('../modules/accounts/service.ts'), import('../modules/keys/service.ts')]);
+const services = () => import('../modules/keys/service.ts');
 
 export function registerKeys(program: Command): void {
   const keys = program.command('keys').description('manage API keys (directly on DATABASE_URL)');
@@ -17,9 +17,8 @@ export function registerKeys(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ repute keys create --account $ACCOUNT --node $ROOT --scopes reviews:read,analytics:read --name "BI export"')
     .action(async (options: { account: string; node: string; scopes: string[]; name?: string }) => {
       if (options.scopes.length === 0) throw new CliError('--scopes needs at least one scope', EXIT_USAGE);
-      const [{ requireAccount }, { createKey }] = await services();
+      const { createKey } = await services();
       await withDatabase(async (database) => {
-        await requireAccount(database.db, options.account);
         const created = await createKey(database.db, options.account, { node_id: options.node, scopes: options.scopes, name: options.name ?? null });
         printJson(created);
         process.stderr.write('Store this key now: it is not shown again (only its hash is stored).\n');
@@ -30,7 +29,7 @@ export function registerKeys(program: Command): void {
     .description('revoke an API key: it answers 401 from then on (a running server notices within 2 seconds)')
     .argument('<id>', 'the key\'s id (not the key itself)')
     .action(async (id: string) => {
-      const [, { revokeKey }] = await services();
+      const { revokeKey } = await services();
       await withDatabase(async (database) => {
         await revokeKey(database.db, id);
         printJson({ id, revoked: true });

@@ -18,11 +18,10 @@ export function registerNodes(program: Command): void {
     ].join('\n'))
     .action(async (options: { account: string; name: string; type: string; parent?: string }) => {
       // Loaded on use, not at the top: `repute --help` need not load the services.
-      const [{ requireAccount }, { NodeInput }, { createNode, toNode }] = await Promise.all([
-        import('../modules/accounts/service.ts'), import('../modules/nodes/schemas.ts'), import('../modules/nodes/service.ts'),
+      const [{ NodeInput }, { createNode, toNode }] = await Promise.all([
+        import('../modules/nodes/schemas.ts'), import('../modules/nodes/service.ts'),
       ]);
       await withDatabase(async (database) => {
-        await requireAccount(database.db, options.account);
         const input = await validate<NodeInput>(NodeInput, { name: options.name, type: options.type, parent_id: options.parent ?? null });
         printJson(toNode(await createNode(database.db, options.account, input)));
       }, { parent_id: '--parent' });

@@ -1,7 +1,7 @@
 // `repute serve` and `repute migrate`.
 import type { Command } from 'commander';
 import { type Config, loadConfig } from '../config.ts';
-import type { RunningServer } from '../serve.ts';
+import type { RunningServer } from '../process/serve.ts';
 import { toCliError } from './support.ts';
 
 /**
@@ -10,7 +10,7 @@ import { toCliError } from './support.ts';
  */
 export async function serveUntilSignalled(config: Config): Promise<RunningServer> {
   // Loaded on demand: the server pulls in every module, which other commands do not need.
-  const { startServer, stopOnSignals } = await import('../serve.ts');
+  const { startServer, stopOnSignals } = await import('../process/serve.ts');
   const server = await startServer(config).catch((error: unknown) => { throw toCliError(error, config); });
   stopOnSignals(server);
   return server;

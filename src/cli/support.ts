@@ -5,6 +5,7 @@ import type { TSchema } from 'typebox';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import { AppError, describeValidation } from '../http/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 
 /** Exit status of a command given a bad option or argument. */
 export const EXIT_USAGE = 2;
@@ -28,6 +29,7 @@ export function toCliError(error: unknown, config?: Pick<Config, 'databaseUrl' |
   if (error instanceof CliError) return error;
   if (error instanceof ConfigError) return new CliError(`configuration: ${error.message}`, EXIT_FAILURE, error);
   if (error instanceof AppError) return new CliError(firstLine(error.message), error.status === 400 ? EXIT_USAGE : EXIT_FAILURE, error);
+  if (error instanceof DomainError) return new CliError(firstLine(error.message), error.kind === 'invalid' ? EXIT_USAGE : EXIT_FAILURE, error);
   const e = error as { message?: string; code?: string; syscall?: string; errors?: Array<{ message?: string; code?: string }> };
   const code = e?.code ?? e?.errors?.[0]?.code;
   if (e?.syscall === 'listen' && config) {

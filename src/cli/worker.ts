@@ -18,8 +18,8 @@ export function registerWorker(program: Command): void {
     .action(async (options: { concurrency: number; perEndpoint: number }) => {
       const config = loadConfig();
       // Loaded on use, not at the top: `repute --help` need not load the worker and the drivers.
-      const [{ default: pino }, { connect }, { migrateToLatest }, { listenForCommits }, { startWorker }] = await Promise.all([
-        import('pino'), import('../db/connect.ts'), import('../db/migrate.ts'), import('../delivery/pg-wake.ts'), import('../delivery/worker.ts'),
+      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }] = await Promise.all([
+        import('pino'), import('../db/connect.ts'), import('../db/migrate.ts'), import('../delivery/worker.ts'), import('../stores.ts'),
       ]);
       const log = pino({ level: config.logLevel });
       const database = connect(config.databaseUrl);
@@ -27,8 +27,9 @@ export function registerWorker(program: Command): void {
         await database.destroy();
         throw toCliError(error, config);
       });
-      const worker = startWorker({ database, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
-      const unlisten = listenForCommits(database, worker.wake, log);
+      const store = storesFor(database).deliveries;
+      const worker = startWorker({ store, commits: database.commits, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
+      const unlisten = database.listenForCommits(worker.wake, log);
       log.info({ concurrency: options.concurrency, perEndpoint: options.perEndpoint, dialect: database.dialect }, 'webhook worker started');
       const stop = (signal: NodeJS.Signals) => {
         log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');

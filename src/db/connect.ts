@@ -1,25 +1,46 @@
-// Opens the database named by a DATABASE_URL: SQLite (better-sqlite3) or PostgreSQL (pg), one Kysely type.
+// Opens the database named by a DATABASE_URL: SQLite (better-sqlite3) or PostgreSQL (pg), one Kysely
+// type. The dialect is chosen here, once: the Database says which it is and carries its own handle,
+// and the per-dialect stores (src/stores.ts) are built from it.
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { sqlitePath } from '../config.ts';
+import type { OutageLog } from './outage.ts';
+import { forwardCommits, listenForCommits } from './pg-commits.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { withStatementCache } from './statement-cache.ts';
 import type { DB } from './schema.ts';
+import { AdapterCarrier } from './adapter.ts';
+import { CommitSignal } from './commit-signal.ts';
+import { postgresSql, registerSqliteFunctions, sqliteSql } from './dialect.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface Database {
+interface OpenDatabase {
   readonly db: Kysely<DB>;
-  readonly dialect: Dialect;
-  /** The raw better-sqlite3 handle (SQLite only), for hot paths that keep prepared statements. */
-  readonly sqlite: SQLite.Database | null;
-  /** The pg pool (PostgreSQL only). */
-  readonly pool: pg.Pool | null;
+  /** Fired after each commit of work for background consumers (src/db/transaction.ts). */
+  readonly commits: CommitSignal;
+  /** How many writers usefully run side by side: SQLite has one, PostgreSQL takes several. */
+  readonly concurrentWriters: number;
+  /** Calls onCommit when another process commits work (PostgreSQL LISTEN; SQLite: never, the poll finds it). */
+  listenForCommits(onCommit: () => void, log: OutageLog): () => Promise<void>;
   destroy(): Promise<void>;
 }
+
+export interface SqliteDatabase extends OpenDatabase {
+  readonly dialect: 'sqlite';
+  /** The raw better-sqlite3 handle, for hot paths that keep prepared statements. */
+  readonly sqlite: SQLite.Database;
+}
+
+export interface PostgresDatabase extends OpenDatabase {
+  readonly dialect: 'postgres';
+  readonly pool: pg.Pool;
+}
+
+export type Database = SqliteDatabase | PostgresDatabase;
 
 export interface ConnectOptions {
   /** PostgreSQL only: the schema to work in (tests get one each); created when missing. */
@@ -38,7 +59,7 @@ export function connect(databaseUrl: string, options: ConnectOptions = {}): Data
   return connectPostgres(databaseUrl, options);
 }
 
-function connectSqlite(path: string): Database {
+function connectSqlite(path: string): SqliteDatabase {
   const created = path !== ':memory:' && !existsSync(path);
   // The file holds personal data: folders made here and a new file are the owner's only. SQLite
   // gives the -wal and -shm files the database file's mode, so they follow.
@@ -49,13 +70,16 @@ function connectSqlite(path: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  registerSqliteFunctions(sqlite);
+  const commits = new CommitSignal();
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new AdapterCarrier(commits, sqliteSql)] });
   // Not fatal when it fails: the main connection then checkpoints by itself, as SQLite does by default.
   const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path, (error) => {
     process.emitWarning(`background WAL checkpoints stopped: ${error.message}`);
   });
   return {
-    db, dialect: 'sqlite', sqlite, pool: null,
+    db, dialect: 'sqlite', sqlite, commits, concurrentWriters: 1,
+    listenForCommits: () => async () => {},
     async destroy() {
       await checkpointer?.stop();
       await db.destroy();
@@ -65,7 +89,7 @@ function connectSqlite(path: string): Database {
   };
 }
 
-function connectPostgres(url: string, options: ConnectOptions): Database {
+function connectPostgres(url: string, options: ConnectOptions): PostgresDatabase {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
   const pool = new pg.Pool({
@@ -82,6 +106,16 @@ function connectPostgres(url: string, options: ConnectOptions): Database {
   // discards it either way, and the query that was using it fails on its own (answered 503).
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', sqlite: null, pool, destroy: () => db.destroy() };
+  const commits = new CommitSignal();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new AdapterCarrier(commits, postgresSql)] });
+  // Other processes' workers hear of this process's commits unless a worker here consumes them.
+  const forwarding = forwardCommits(db, commits);
+  return {
+    db, dialect: 'postgres', pool, commits, concurrentWriters: 4,
+    listenForCommits: (onCommit, log) => listenForCommits(pool, onCommit, log),
+    async destroy() {
+      await forwarding.stop();
+      await db.destroy();
+    },
+  };
 }

@@ -290,5 +290,4 @@ export type RecommendationRow = Selectable<RecommendationTable>;
 export type GuestRow = Selectable<GuestTable>;
 export type ReservationRow = Selectable<ReservationTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
-export type EventRow = Selectable<EventTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;

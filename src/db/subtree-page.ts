@@ -15,7 +15,7 @@ import {
   type SelectQueryBuilder, type ValueNode, sql, CompiledQuery as Compiled,
 } from 'kysely';
 import type { DB } from './schema.ts';
-import type { Keyset } from '../http/pagination.ts';
+import type { Keyset } from './keyset.ts';
 
 export const PER_NODE_UNION_MAX = 64;
 
@@ -37,7 +37,18 @@ export type NodeFilter =
 
 export type SubtreeShape = 'account' | 'account-nodes' | 'node' | 'per-node';
 
+/** The where-clauses of a filter on a table with account_id and node_id columns (every paged table). */
+// biome-ignore lint/suspicious/noExplicitAny: any query builder whose where() returns its own type
+export function whereNodeFilter<Q extends { where: (...args: any[]) => Q }>(query: Q, filter: NodeFilter): Q {
+  switch (filter.kind) {
+    case 'account': return query.where('account_id', '=', filter.accountId);
+    case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
+    case 'node': return query.where('node_id', '=', filter.nodeId);
+  }
+}
+
 // The builder's table and row types vary per caller; only the keyset columns matter here.
+// biome-ignore lint/suspicious/noExplicitAny: the table set is the caller's; no narrower type accepts every caller's
 type AnyQuery<O> = SelectQueryBuilder<DB, any, O>;
 type Base<O> = (filter: NodeFilter) => AnyQuery<O>;
 

@@ -67,7 +67,7 @@ export function parseAllowList(entries: readonly string[]): AllowList {
   return allow;
 }
 
-export function allowsHostPort(allow: AllowList, hostname: string, port: number): boolean {
+function allowsHostPort(allow: AllowList, hostname: string, port: number): boolean {
   return allow.hostPorts.size > 0 && allow.hostPorts.has(`${hostname.toLowerCase()}:${port}`);
 }
 

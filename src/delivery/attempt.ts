@@ -4,7 +4,7 @@
 import type { Config } from '../config.ts';
 import { newId } from '../lib/ids.ts';
 import { open } from '../lib/secret-box.ts';
-import type { AttemptRecord, ClaimedDelivery } from './repository.ts';
+import type { AttemptRecord, ClaimedDelivery } from './store.ts';
 import { nextStep } from './schedule.ts';
 import type { AttemptOutcome, Sender } from './sender.ts';
 import { secretKey, webhookHeaders } from './signer.ts';

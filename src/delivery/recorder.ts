@@ -2,8 +2,8 @@
 // every FLUSH_INTERVAL_MS, so a busy worker makes few, full round trips. A failed write keeps its
 // results and tries again shortly (the deliveries' leases still hold).
 import type { Outage } from '../db/outage.ts';
-import type { AttemptRecord, DeliveryStore } from './repository.ts';
-import type { WorkerLog } from './worker.ts';
+import type { Log } from '../lib/log.ts';
+import type { AttemptRecord, DeliveryStore } from './store.ts';
 
 const FLUSH_BATCH = 1000;
 const FLUSH_INTERVAL_MS = 10;
@@ -15,7 +15,7 @@ export interface Recorder {
   drain(): Promise<void>;
 }
 
-export function createRecorder(store: DeliveryStore, log: WorkerLog, outage: Outage, onWritten: (batch: AttemptRecord[]) => void): Recorder {
+export function createRecorder(store: DeliveryStore, log: Log, outage: Outage, onWritten: (batch: AttemptRecord[]) => void): Recorder {
   const results: AttemptRecord[] = [];
   let writing: Promise<void> | null = null;
   let last = 0;

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { Agent, buildConnector, request } from 'undici';
 import { AddressRefusedError, type AllowList, type Lookup, systemLookup, vettedAddress } from './address-guard.ts';
 
-export const CONNECT_TIMEOUT_MS = 5000;
+const CONNECT_TIMEOUT_MS = 5000;
 const READ_LIMIT = 64 * 1024;
 const KEEP_LIMIT = 4 * 1024;
 
@@ -147,7 +147,7 @@ interface ReadState {
 const keptText = (state: ReadState): string => Buffer.concat(state.kept).toString('utf8').replaceAll('\u0000', '\uFFFD');
 
 /** Retry-After as seconds (a number of seconds or an HTTP date), or null when absent or malformed. */
-export function parseRetryAfter(value: string | string[] | undefined): number | null {
+function parseRetryAfter(value: string | string[] | undefined): number | null {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined || text.trim() === '') return null;
   if (/^\s*\d+\s*$/.test(text)) return Number(text);

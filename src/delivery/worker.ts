@@ -2,21 +2,22 @@
 // attempt. Bounded: at most `concurrency` requests in flight and `perEndpoint` to one endpoint, so an
 // endpoint that hangs until its time-out holds only its own slots. Claims run ahead of the sending
 // (up to as many again per endpoint wait to start), so a free slot never waits on the database;
-// results are written in batches (group commit). Woken by the outbox signal, by results, by retry
-// timers and by a WEBHOOK_POLL_MS poll. stop() finishes the attempts in flight and writes them.
+// results are written in batches (group commit). Woken by the database's commit signal (src/db/
+// transaction.ts), by results, by retry timers and by a WEBHOOK_POLL_MS poll. stop() finishes the attempts in flight and writes them.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/connect.ts';
+import type { CommitSignal } from '../db/commit-signal.ts';
 import { outageTracker } from '../db/outage.ts';
-import type { OutboxSignal } from '../events/signal.ts';
+import type { Log } from '../lib/log.ts';
 import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
 import { createRecorder } from './recorder.ts';
 import { refusalWarner } from './refusal-warning.ts';
-import { type ClaimedDelivery, deliveryStore } from './repository.ts';
 import { isSuccess } from './schedule.ts';
+import { claimLimit, claimPerEndpoint, claimRoom, claimsWereFull, lineRunningLow } from './slots.ts';
+import type { ClaimedDelivery, DeliveryStore } from './store.ts';
 import { createSender } from './sender.ts';
 
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './defaults.ts';
@@ -27,23 +28,15 @@ export { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './defaults.ts';
  * the attempt, plus this margin; an attempt never starts without a time-out's worth of lease left.
  */
 const LEASE_MARGIN_MS = 5000;
-/** Claims run this many times an endpoint's in-flight allowance ahead (in flight plus waiting). */
-const AHEAD = 6;
 const RETRY_DELAY_MS = 500;
 
-export interface WorkerLog {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 export interface WorkerDeps {
-  database: Database;
+  /** The database's delivery store (src/stores.ts). */
+  store: DeliveryStore;
+  /** The database's commit signal: a commit of events in this process wakes the worker at once. */
+  commits: CommitSignal;
   config: Config;
-  log: WorkerLog;
-  /** The in-process outbox signal: a commit of events wakes the worker at once. */
-  outbox?: OutboxSignal;
+  log: Log;
 }
 
 export interface WorkerOptions {
@@ -66,7 +59,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const { config, log } = deps;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const perEndpoint = Math.min(options.perEndpoint ?? DEFAULT_PER_ENDPOINT, concurrency);
-  const store = deliveryStore(deps.database);
+  const store = deps.store;
   const sender = createSender({ timeoutMs: config.webhookTimeoutMs, allow: parseAllowList(config.webhookAllowPrivate), lookup: options.lookup });
   const breaker = createBreaker(options.breaker ?? DEFAULT_BREAKER);
   const schedule = config.webhookRetryScheduleS;
@@ -111,18 +104,12 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   async function claimLoop(): Promise<void> {
     do {
       claimAgain = false;
-      const limit = AHEAD * concurrency - held;
+      const limit = claimLimit(concurrency, held);
       if (stopped || limit <= 0) return;
       const now = Date.now();
-      // Room per endpoint: AHEAD times its allowance in flight, less what it has in hand.
-      const room = new Map<string, number>();
-      const excluded: string[] = [];
-      for (const [id, n] of breaker.limited(perEndpoint, now)) room.set(id, AHEAD * n);
-      for (const id of new Set([...inFlight.keys(), ...waiting.keys()])) {
-        room.set(id, (room.get(id) ?? AHEAD * perEndpoint) - (inFlight.get(id) ?? 0) - (waiting.get(id)?.length ?? 0));
-      }
-      for (const [id, n] of room) if (n <= 0) excluded.push(id);
-      for (const id of excluded) room.delete(id);
+      const inHand = new Map(inFlight);
+      for (const [id, queue] of waiting) inHand.set(id, (inHand.get(id) ?? 0) + queue.length);
+      const { room, excluded } = claimRoom(perEndpoint, breaker.limited(perEndpoint, now), inHand);
       let claimed: ClaimedDelivery[];
       try {
         claimed = await store.claim({
@@ -130,7 +117,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
           firstAttemptCutoff: new Date(now - (schedule[0] ?? 0) * 1000).toISOString(),
           leaseUntil: new Date(now + 2 * config.webhookTimeoutMs + LEASE_MARGIN_MS).toISOString(),
           owner: `${workerId}:${++claimSeq}`,
-          limit, perEndpoint: AHEAD * perEndpoint, room, excluded,
+          limit, perEndpoint: claimPerEndpoint(perEndpoint), room, excluded,
         });
       } catch (error) {
         if (!stopped && !outage.failed(error)) log.warn({ err: error }, 'webhook worker: claiming deliveries failed; retrying');
@@ -202,15 +189,13 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     }
     recorder.add(record);
     if (!stopped) dispatch();
-    // Claim again once this endpoint's waiting line is half gone (not after every attempt: fewer,
-    // fuller claims, started early enough that the line does not run dry during the round trip).
-    if ((waiting.get(d.endpointId)?.length ?? 0) < ((AHEAD - 1) * perEndpoint) / 2) wake();
+    if (lineRunningLow(waiting.get(d.endpointId)?.length ?? 0, perEndpoint)) wake();
   }
 
   // --- recording -----------------------------------------------------------------------------
   const recorder = createRecorder(store, log, outage, (batch) => {
     // Claims stopped (or shrank) for want of room in hand: this write makes room.
-    const wasFull = held > AHEAD * concurrency - 2 * perEndpoint;
+    const wasFull = claimsWereFull(concurrency, perEndpoint, held);
     held -= batch.length;
     stats.flushes += 1;
     let earliest = Infinity;
@@ -238,7 +223,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   }
 
   const poll = setInterval(wake, config.webhookPollMs);
-  deps.outbox?.on('committed', wake);
+  deps.commits.on('committed', wake);
   wake();
 
   return {
@@ -254,7 +239,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     stopped = true;
     clearInterval(poll);
     if (timer) clearTimeout(timer);
-    deps.outbox?.off('committed', wake);
+    deps.commits.off('committed', wake);
     await claiming;
     // Deliveries not yet started go back to the queue for the next worker, at once.
     const unstarted = [...waiting.values()].flat();

@@ -7,10 +7,12 @@ import type { Database } from '../db/connect.ts';
 import type { DB, NodeRow } from '../db/schema.ts';
 import { createAccount } from '../modules/accounts/service.ts';
 import { createMention, createRecommendation, createTopic } from '../modules/insights/service.ts';
-import { createKey, type Scope } from '../modules/keys/service.ts';
+import type { Scope } from '../access/scopes.ts';
+import { createKey } from '../modules/keys/service.ts';
 import { createNode } from '../modules/nodes/service.ts';
 import { createAlertRule } from '../modules/reviews/alerts.ts';
 import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
+import { storesFor } from '../stores.ts';
 import type { ReviewInput } from '../modules/reviews/schemas.ts';
 import { DEFAULT_SEED, type Random, seeded } from './random.ts';
 import { createSurveys, type SurveyCounts } from './surveys.ts';
@@ -85,9 +87,9 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
     .sort((a, b) => a.input.reviewed_at.localeCompare(b.input.reviewed_at));
   planned.forEach((p, i) => { p.input.external_id = `${p.input.platform}-${String(100_000 + i)}`; });
   const ids: string[] = [];
+  const bulk = { db: database.db, reviews: storesFor(database).reviews };
   for (let i = 0; i < planned.length; i += 500) {
-    const result = await upsertReviewsBulk(database, account.id, planned.slice(i, i + 500).map((p) => p.input));
-    for (const outcome of result.outcomes) {
+    for (const outcome of await upsertReviewsBulk(bulk, account.id, planned.slice(i, i + 500).map((p) => p.input))) {
       if (outcome.status === 'rejected') throw new Error(`demo review rejected: ${outcome.error}`);
       ids.push(outcome.id);
     }
@@ -106,7 +108,7 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
       await createMention(db, reviewId, input);
     }
   };
-  await Promise.all(Array.from({ length: database.dialect === 'postgres' ? 4 : 1 }, worker));
+  await Promise.all(Array.from({ length: database.concurrentWriters }, worker));
   const mentions = mentionInputs.length;
 
   const surveys = await createSurveys(db, random, account.id, { root: root.id, hotels: hotels.map((h) => h.id) }, today);

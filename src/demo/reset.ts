@@ -5,13 +5,13 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { sqlitePath } from '../config.ts';
 import { connect } from '../db/connect.ts';
-import { AppError } from '../http/errors.ts';
+import { invalid } from '../lib/errors.ts';
 import { DEMO_ACCOUNT } from './generate.ts';
 
 export async function resetForDemo(databaseUrl: string, force: boolean): Promise<void> {
   if (databaseUrl.startsWith('sqlite:')) return resetSqlite(sqlitePath(databaseUrl), force);
   if (!force) {
-    throw new AppError(400, 'DATABASE_URL is PostgreSQL: `repute demo` would drop every table of its schema; add --force if that is really what you want');
+    throw invalid('DATABASE_URL is PostgreSQL: `repute demo` would drop every table of its schema; add --force if that is really what you want');
   }
   const database = connect(databaseUrl, { poolSize: 1 });
   try {
@@ -25,11 +25,11 @@ export async function resetForDemo(databaseUrl: string, force: boolean): Promise
 }
 
 function resetSqlite(path: string, force: boolean): void {
-  if (path === ':memory:') throw new AppError(400, 'the demo needs a database file: DATABASE_URL=sqlite::memory: would vanish before it could be served');
+  if (path === ':memory:') throw invalid('the demo needs a database file: DATABASE_URL=sqlite::memory: would vanish before it could be served');
   if (!existsSync(path)) return;
   if (!force) {
     const foreign = otherData(path);
-    if (foreign) throw new AppError(400, `${path} holds ${foreign}; the demo replaces the whole file: add --force to wipe it, or point DATABASE_URL elsewhere`);
+    if (foreign) throw invalid(`${path} holds ${foreign}; the demo replaces the whole file: add --force to wipe it, or point DATABASE_URL elsewhere`);
   }
   for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
 }

@@ -1,6 +1,8 @@
-// One error type for the whole service and the one handler that turns any error into
+// The HTTP error type (for the plumbing's own answers: auth, rate limit, shutdown) and the one handler
+// that turns any error, a domain error of a service included, into a status and
 // { "error": "…", "code": "…" } (the codes and their statuses are listed in error-codes.ts).
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError, type ErrorKind } from '../lib/errors.ts';
 import { ERROR_CODES, defaultCode, type ErrorCode } from './error-codes.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
@@ -13,11 +15,17 @@ export class AppError extends Error {
   }
 }
 
-/** An error named by its rule; the status comes from the code's entry in ERROR_CODES. */
+/** An HTTP error named by its rule; the status comes from the code's entry in ERROR_CODES. */
 export const domainError = (code: ErrorCode, message: string, headers: Record<string, string> = {}): AppError =>
   new AppError(ERROR_CODES[code].status, message, headers, code);
 
-export const notFound = (what = 'resource'): AppError => new AppError(404, `${what} not found`);
+/** The status of each kind of domain error (src/lib/errors.ts). */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400, unauthenticated: 401, 'not-found': 404, conflict: 409, unprocessable: 422,
+};
+
+/** A domain error as the HTTP error it answers with: its own code, else the status's usual one. */
+const fromDomain = (error: DomainError): AppError => new AppError(STATUS[error.kind], error.message, {}, error.code);
 
 /** The body of every non-2xx answer. */
 export interface ErrorEnvelope {
@@ -89,7 +97,8 @@ export function describeValidation(context: string, errors: AjvError[]): string 
 export type AllowedMethods = (path: string) => string[] | null;
 
 export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
+    let error = thrown instanceof DomainError ? fromDomain(thrown) : thrown;
     if (isDatabaseUnavailable(error)) {
       // A restart or failover: the same request will work in a moment, so say when to retry.
       request.log.warn({ err: error }, 'database unavailable');

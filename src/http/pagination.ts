@@ -5,13 +5,9 @@
 // from another list or account is refused with 400, instead of paging from wherever it points.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from './errors.ts';
+import type { Keyset } from '../db/keyset.ts';
 import { isUuid } from '../lib/ids.ts';
-
-export interface Keyset {
-  time: string;
-  id: string;
-}
+import { AppError } from './errors.ts';
 
 export interface PageOf<T> {
   data: T[];

@@ -15,6 +15,18 @@ export const MEASURE_LIMIT = 1e12;
 export const FiniteNumber = (minimum = -MEASURE_LIMIT, maximum = MEASURE_LIMIT) => Type.Number({ minimum, maximum });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** A body field that may be left out or sent as null. */
+export const OptionalNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** A string of 1 to maxLength characters. */
+export const NonEmptyString = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+
+// Nullable answer fields as a type list (not anyOf): the response serialiser writes them without
+// validating each value against every branch (the hot paths: GET /reviews, POST /guests).
+export const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+export const NullableNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+export const NullableDateTime = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
+
 export const ErrorBody = Type.Object({
   error: Type.String({ description: 'for people: what went wrong, naming the field' }),
   code: Type.Optional(Type.String({ enum: Object.keys(ERROR_CODES), description: 'for programs: the rule that was broken (listed in the README)' })),

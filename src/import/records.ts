@@ -4,14 +4,13 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { DB } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import { createMention, createRecommendation, createTopic } from '../modules/insights/service.ts';
 import type { MentionInput, RecommendationInput, TopicInput } from '../modules/insights/schemas.ts';
 import { isDataError } from '../modules/reviews/bulk.ts';
-import { findReview, findReviewByIdentity } from '../modules/reviews/repository.ts';
-import { findSurvey } from '../modules/surveys/repository.ts';
+import { findAccountReview } from '../modules/reviews/service.ts';
 import type { ResponseInput, SurveyInput } from '../modules/surveys/schemas.ts';
-import { createResponse, createSurvey } from '../modules/surveys/service.ts';
+import { createResponse, createSurvey, findAccountSurvey } from '../modules/surveys/service.ts';
 import { LineError, type ParsedLine, REF_FIELDS, validateBody } from './format.ts';
 import { type IdentifiedType, importKey as identityOf } from './identity.ts';
 import { findImported } from './repository.ts';
@@ -46,7 +45,7 @@ export async function importRecord(db: Kysely<DB>, refs: Refs, line: ParsedLine,
 /** Why an error is the line's fault (the line is rejected for it), or null when it is the database's (the import stops). */
 export function lineFault(error: unknown): string | null {
   if (error instanceof LineError) return error.message;
-  if (error instanceof AppError && error.status < 500) return error.message;
+  if (error instanceof DomainError) return error.message;
   // A value the schema let through but that is no instant (e.g. a leap second): it throws when converted.
   if (error instanceof RangeError) return error.message;
   if (isDataError(error)) return `the database refused the record: ${(error as Error).message}`;
@@ -71,13 +70,13 @@ async function write(db: Kysely<DB>, line: ParsedLine): Promise<{ id: string; ou
   const body = validateBody<Record<string, unknown>>(type, line.body);
   let parentId: string | null = null;
   if (type === 'response') {
-    const survey = await findSurvey(db, line.surveyId!);
-    if (!survey || survey.account_id !== accountId) throw new LineError('survey_id must be a survey of this account');
+    const survey = await findAccountSurvey(db, accountId!, line.surveyId!);
+    if (!survey) throw new LineError('survey_id must be a survey of this account');
     parentId = survey.id;
   } else if (type === 'mention') {
     const key = line.review!;
-    const review = 'id' in key ? await findReview(db, key.id) : await findReviewByIdentity(db, accountId!, key.platform, key.external_id);
-    if (!review || review.account_id !== accountId) {
+    const review = await findAccountReview(db, accountId!, key);
+    if (!review) {
       throw new LineError('id' in key ? 'review_id must be a review of this account'
         : `review ${JSON.stringify(key)} is not a review of this account`);
     }

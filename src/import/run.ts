@@ -6,11 +6,11 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Database } from '../db/connect.ts';
-import { notifyWorkers } from '../delivery/pg-wake.ts';
-import { AppError } from '../http/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import { nowIso } from '../lib/time.ts';
 import { requireAccount } from '../modules/accounts/service.ts';
 import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
+import { storesFor } from '../stores.ts';
 import type { ReviewInput } from '../modules/reviews/schemas.ts';
 import { reviewFields } from '../modules/reviews/service.ts';
 import { LineError, type ParsedLine, RECORD_TYPES, type RecordType, parseLine, validateBody } from './format.ts';
@@ -33,7 +33,6 @@ export interface ImportSummary {
 }
 
 export const MAX_LISTED = 1000;
-const WAKE_EVERY_MS = 200;
 
 export interface ImportOptions {
   /** Reviews per transaction (default 1000). */
@@ -65,7 +64,7 @@ export async function importNdjson(database: Database, input: Readable, options:
     let known = accounts.get(id);
     if (known === undefined) {
       known = await requireAccount(database.db, id).then(() => true, (error: unknown) => {
-        if (error instanceof AppError) return false;
+        if (error instanceof DomainError) return false;
         throw error;
       });
       accounts.set(id, known);
@@ -73,31 +72,22 @@ export async function importNdjson(database: Database, input: Readable, options:
     return known;
   };
 
-  // Workers in other processes hear of committed events by NOTIFY (PostgreSQL) instead of at their next poll:
-  // at most one every WAKE_EVERY_MS (a round trip per record would slow an import of small records), and one at the end.
-  let wakePending = false;
-  let lastWake = 0;
-  const progress = async (last = false) => {
-    if (wakePending && (last || Date.now() - lastWake >= WAKE_EVERY_MS)) {
-      wakePending = false;
-      lastWake = Date.now();
-      await notifyWorkers(database).catch(() => undefined); // best effort: the workers' poll still runs
-    }
-    options.onProgress?.({ lines: summary.lines, bytes });
-  };
+  // Workers in other processes hear of committed events by NOTIFY (PostgreSQL), sent after each commit
+  // that wrote some and coalesced while one is in flight (src/db/pg-commits.ts), not at their next poll.
+  const progress = () => options.onProgress?.({ lines: summary.lines, bytes });
+  const bulk = { db: database.db, reviews: storesFor(database).reviews };
 
   let batch: { accountId: string; lines: number[]; inputs: ReviewInput[] } | null = null;
   const flushReviews = async () => {
     if (!batch) return;
     const { lines, inputs, accountId } = batch;
     batch = null;
-    const result = await retryOnContention(() => upsertReviewsBulk(database, accountId, inputs));
-    result.outcomes.forEach((outcome, i) => {
+    const outcomes = await retryOnContention(() => upsertReviewsBulk(bulk, accountId, inputs));
+    outcomes.forEach((outcome, i) => {
       if (outcome.status === 'rejected') reject(lines[i]!, 'review', outcome.error);
       else summary[outcome.status].review += 1;
     });
-    if (result.events > 0) wakePending = true;
-    await progress();
+    progress();
   };
 
   const reader = createInterface({ input, crlfDelay: Infinity });
@@ -139,15 +129,14 @@ export async function importNdjson(database: Database, input: Readable, options:
       const record = line;
       const outcome = await retryOnContention(() => importRecord(database.db, refs, record, lineNo));
       summary[outcome][line.type] += 1;
-      if (outcome === 'created') wakePending = true;
     } catch (error) {
       const reason = lineFault(error);
       if (reason === null) throw error;
       reject(lineNo, line.type, reason);
     }
-    if (summary.lines % 1000 === 0) await progress();
+    if (summary.lines % 1000 === 0) progress();
   }
   await flushReviews();
-  await progress(true);
+  progress();
   return summary;
 }

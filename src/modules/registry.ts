@@ -8,6 +8,7 @@ import { guestAdminRoutes } from './guests/admin.ts';
 import { guestRoutes } from './guests/routes.ts';
 import { insightAdminRoutes } from './insights/admin.ts';
 import { insightRoutes } from './insights/routes.ts';
+import { nodeAdminRoutes } from './nodes/admin.ts';
 import { nodeRoutes } from './nodes/routes.ts';
 import { reviewAdminRoutes } from './reviews/admin.ts';
 import { reviewRoutes } from './reviews/routes.ts';
@@ -15,6 +16,7 @@ import { surveyAdminRoutes } from './surveys/admin.ts';
 import { surveyRoutes } from './surveys/routes.ts';
 import { webhookAdminRoutes } from './webhooks/admin.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { keyAdminRoutes } from './keys/admin.ts';
 import { whoamiRoutes } from './keys/routes.ts';
 
 type Routes = (app: FastifyInstance, ctx: AppContext) => void;
@@ -24,5 +26,5 @@ export const publicRoutes: Routes[] = [
 ];
 
 export const adminRoutes: Routes[] = [
-  accountAdminRoutes, reviewAdminRoutes, surveyAdminRoutes, insightAdminRoutes, guestAdminRoutes, webhookAdminRoutes,
+  accountAdminRoutes, nodeAdminRoutes, keyAdminRoutes, reviewAdminRoutes, surveyAdminRoutes, insightAdminRoutes, guestAdminRoutes, webhookAdminRoutes,
 ];

@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { connect } from '../../src/db/connect.ts';
+import { sqliteOf } from '../support/app.ts';
 
 test('committed pages reach the SQLite database file in the background, and close leaves no WAL', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'repute-checkpoint-'));
   const path = join(dir, 'db.sqlite');
   const database = connect(`sqlite:${path}`);
   try {
-    const sqlite = database.sqlite!;
+    const sqlite = sqliteOf(database);
     assert.equal(sqlite.pragma('wal_autocheckpoint', { simple: true }), 0, 'the request thread does not checkpoint');
     sqlite.exec('create table filler (id integer primary key, body text not null)');
     const before = statSync(path).size;
@@ -33,7 +34,7 @@ test('committed pages reach the SQLite database file in the background, and clos
   assert.equal(existsSync(`${path}-wal`), false, 'the WAL is gone after close');
   const reopened = connect(`sqlite:${path}`);
   try {
-    assert.equal(reopened.sqlite!.prepare('select count(*) from filler').pluck().get(), 2000);
+    assert.equal(sqliteOf(reopened).prepare('select count(*) from filler').pluck().get(), 2000);
   } finally {
     await reopened.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -45,7 +46,8 @@ test('the SQLite WAL shrinks back after a burst of large writes', async () => {
   const path = join(dir, 'db.sqlite');
   const database = connect(`sqlite:${path}`);
   try {
-    const sqlite = database.sqlite!;
+    if (database.dialect !== 'sqlite') throw new Error('a sqlite: URL opens SQLite');
+    const sqlite = database.sqlite;
     sqlite.exec('create table filler (id integer primary key, body text not null)');
     const insert = sqlite.prepare('insert into filler (body) values (?)');
     const update = sqlite.prepare('update filler set body = ? where id = ?');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { subtreePageQuery, subtreeShape, type NodeFilter, type SubtreeShape } from '../../src/db/subtree-page.ts';
 import { reviewPageQuery, type ReviewPublicRow } from '../../src/modules/reviews/repository.ts';
-import type { Keyset } from '../../src/http/pagination.ts';
+import type { Keyset } from '../../src/db/keyset.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 import type { TestApp } from '../support/app.ts';

@@ -34,12 +34,15 @@ function remember(world: World, kind: string, value: unknown): void {
     world.pool.set(k, list);
   };
   const walk = (v: unknown, k: string) => {
-    if (Array.isArray(v)) return v.forEach((x) => walk(x, k));
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, k);
+      return;
+    }
     if (v === null || typeof v !== 'object') return;
     for (const [field, x] of Object.entries(v)) {
       if (field === 'id') add(k, x);
       else if (field.endsWith('_id')) add(field, x);
-      else if (field.endsWith('_ids') && Array.isArray(x)) x.forEach((id) => add(field.slice(0, -1), id));
+      else if (field.endsWith('_ids') && Array.isArray(x)) for (const id of x) add(field.slice(0, -1), id);
       else if (typeof x === 'object') walk(x, field === 'data' ? k : field);
     }
   };

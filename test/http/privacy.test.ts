@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createContext } from '../../src/app-context.ts';
-import { buildApp, fastifyOptions } from '../../src/server.ts';
+import { buildApp, fastifyOptions } from '../../src/app.ts';
+import { createContext } from '../../src/context.ts';
 import { ADMIN_TOKEN, dialects, freshDatabase, testEnv, type TestApp } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
 

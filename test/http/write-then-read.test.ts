@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { importNdjson } from '../../src/import/run.ts';
-import { ADMIN_TOKEN, type TestApp } from '../support/app.ts';
+import { ADMIN_TOKEN } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 

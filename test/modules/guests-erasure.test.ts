@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { inTransaction } from '../../src/db/transaction.ts';
 import { appendEvent } from '../../src/events/outbox.ts';
 import { isUuid } from '../../src/lib/ids.ts';
 import { createTestApp, SECRET_KEY, type TestApp } from '../support/app.ts';
@@ -107,7 +108,7 @@ eachDatabase('a push writes guest.created and its deliveries exactly as appendEv
     endpoint('01900000-0000-7000-8000-000000000003', ['guest.unsubscribed'], 1),
   ]).execute();
   const guest = (await push(t, key, { email: 'hook@example.com', reservation: { external_id: 'H-1' } })).json();
-  const reference = await t.ctx.db.transaction().execute((trx) => appendEvent(trx, {
+  const reference = await inTransaction(t.ctx.db, (trx) => appendEvent(trx, {
     accountId: tree.accountId, type: 'guest.created', data: { guest_id: guest.id, property_id: tree.properties[0] },
   }));
 

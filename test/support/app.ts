@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { connect, type Database, type Dialect } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createContext } from '../../src/app-context.ts';
-import { buildApp } from '../../src/server.ts';
+import { createContext } from '../../src/context.ts';
+import { buildApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/context.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -115,4 +116,16 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
       if (!options.database) await testDb.drop();
     },
   };
+}
+
+/** The raw better-sqlite3 handle of a SQLite test database (throws on PostgreSQL). */
+export function sqliteOf(database: Database): SQLite.Database {
+  if (database.dialect !== 'sqlite') throw new Error('a SQLite database was expected');
+  return database.sqlite;
+}
+
+/** The pg pool of a PostgreSQL test database (throws on SQLite). */
+export function poolOf(database: Database): pg.Pool {
+  if (database.dialect !== 'postgres') throw new Error('a PostgreSQL database was expected');
+  return database.pool;
 }

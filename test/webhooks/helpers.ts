@@ -19,7 +19,7 @@ export const WEBHOOK_ENV = {
 };
 
 export function worker(t: TestApp, options: WorkerOptions = {}): DeliveryWorker {
-  return startWorker({ database: t.testDb.database, config: t.config, log: t.ctx.log, outbox: t.ctx.outbox }, options);
+  return startWorker({ store: t.ctx.stores.deliveries, commits: t.testDb.database.commits, config: t.config, log: t.ctx.log }, options);
 }
 
 export interface CreatedEndpoint {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { createEndpoint, deliveries, sleep, until, verified, WEBHOOK_ENV, worker } from './helpers.ts';
+import { createEndpoint, deliveries, sleep, verified, WEBHOOK_ENV, worker } from './helpers.ts';
 
 eachDatabase('an endpoint that hangs until its time-out holds only its own slots; the others keep flowing', async (t) => {
   const hanging = await startReceiver();

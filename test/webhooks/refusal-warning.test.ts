@@ -26,7 +26,7 @@ eachDatabase('a refused endpoint is warned about once in the log, naming the add
   // 127.0.0.1 is admitted (WEBHOOK_ENV); 127.0.0.2 is another loopback address, refused.
   const local = await startReceiver('127.0.0.2');
   const { log, lines } = logStream();
-  const w = startWorker({ database: t.testDb.database, config: t.config, log, outbox: t.ctx.outbox });
+  const w = startWorker({ store: t.ctx.stores.deliveries, commits: t.testDb.database.commits, config: t.config, log });
   try {
     const tree = await createTree(t);
     const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);

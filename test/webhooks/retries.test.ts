@@ -172,7 +172,7 @@ eachDatabase('410 Gone pauses the endpoint; its deliveries wait and go out when 
 
 eachDatabase('Retry-After of a 429 or 503 is honoured, within bounds', async (t) => {
   const receiver = await startReceiver();
-  receiver.answer((r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }));
+  receiver.answer((_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }));
   const w = worker(t);
   try {
     const { tree, key, endpoint } = await setup(t, receiver.url);

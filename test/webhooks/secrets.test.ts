@@ -6,8 +6,8 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../src/config.ts';
-import { createContext } from '../../src/app-context.ts';
-import { buildApp } from '../../src/server.ts';
+import { createContext } from '../../src/context.ts';
+import { buildApp } from '../../src/app.ts';
 import { newSecret, secretKey, sign, webhookHeaders } from '../../src/delivery/signer.ts';
 import { startWorker } from '../../src/delivery/worker.ts';
 import { open, seal } from '../../src/lib/secret-box.ts';
@@ -63,7 +63,7 @@ for (const dialect of dialects) {
     const config = loadConfig(testEnv(testDb, { ...WEBHOOK_ENV, LOG_LEVEL: 'trace' }));
     const ctx = createContext(config, testDb.database);
     const app = await buildApp(ctx, { logger: { level: 'trace', stream } });
-    const worker = startWorker({ database: testDb.database, config, log: app.log, outbox: ctx.outbox });
+    const worker = startWorker({ store: ctx.stores.deliveries, commits: testDb.database.commits, config, log: app.log });
     const answers: string[] = [];
     const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, token: string, body?: unknown) => {
       const r = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body as object } : {}) });

@@ -1,7 +1,7 @@
 // TypeBox schemas of the operator's accounts.
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schemas.ts';
-import { FEATURES } from '../../http/auth.ts';
+import { FEATURES } from '../../access/scopes.ts';
 
 const Feature = Type.Union(FEATURES.map((f) => Type.Literal(f)));
 

@@ -1,11 +1,12 @@
 // Accounts: created and changed by the operator; the plan decides which features keys may use.
 import type { Kysely } from 'kysely';
+import { FEATURES } from '../../access/scopes.ts';
 import type { Config } from '../../config.ts';
 import type { AccountRow, DB } from '../../db/schema.ts';
-import { FEATURES } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
+import { notFound } from '../../lib/errors.ts';
+import { lookup, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
+import * as repo from './repository.ts';
 import type { Account, AccountInput, AccountPatch } from './schemas.ts';
 
 export function toAccount(row: AccountRow, config: Pick<Config, 'webhookEndpointLimit'>): Account {
@@ -15,9 +16,9 @@ export function toAccount(row: AccountRow, config: Pick<Config, 'webhookEndpoint
   };
 }
 
-/** The account, or 404: operator routes under /accounts/{id} start here. */
+/** The account, or not found: every operator write under /accounts/{id} starts here, in its service. */
 export async function requireAccount(db: Kysely<DB>, id: string): Promise<AccountRow> {
-  const row = isUuid(id) ? await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  const row = await lookup(id, (uuid) => repo.findAccount(db, uuid));
   if (!row) throw notFound('account');
   return row;
 }
@@ -27,7 +28,7 @@ export async function createAccount(db: Kysely<DB>, input: AccountInput): Promis
     id: newId(), name: input.name, plan_features: JSON.stringify(input.plan_features ?? FEATURES),
     webhook_endpoint_limit: input.webhook_endpoint_limit ?? null, created_at: nowIso(),
   };
-  await db.insertInto('accounts').values(row).execute();
+  await repo.insertAccount(db, row);
   return row;
 }
 
@@ -38,6 +39,6 @@ export async function updateAccount(db: Kysely<DB>, id: string, patch: AccountPa
     ...(patch.plan_features !== undefined ? { plan_features: JSON.stringify(patch.plan_features ?? FEATURES) } : {}),
     ...(patch.webhook_endpoint_limit !== undefined ? { webhook_endpoint_limit: patch.webhook_endpoint_limit } : {}),
   };
-  if (Object.keys(changes).length > 0) await db.updateTable('accounts').set(changes).where('id', '=', id).execute();
+  if (Object.keys(changes).length > 0) await repo.updateAccount(db, id, changes);
   return { ...row, ...changes };
 }

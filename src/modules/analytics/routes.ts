@@ -1,18 +1,18 @@
 // Public v4 route of analytics: GET /analytics/scores for the key's subtree.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { AnalyticsScores } from './schemas.ts';
 import { scores } from './service.ts';
 
-export function analyticsRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function analyticsRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/analytics/scores', {
     schema: {
       tags: ['analytics'], summary: 'Reputation scores of the visible reviews of the key\'s subtree',
       response: { 200: AnalyticsScores, ...errorResponses() },
     },
-    onRequest: requireKey(ctx.principals, 'analytics:read', 'analytics'),
+    onRequest: requireKey(ctx, 'analytics:read', 'analytics'),
   }, async (request) => scores(ctx.db, request.principal));
 }

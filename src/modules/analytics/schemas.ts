@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Uuid } from '../../http/schemas.ts';
 
-export const PlatformScore = Type.Object({
+const PlatformScore = Type.Object({
   platform: Type.String(),
   score: Nullable(Type.Number({ description: '0 to 5, one decimal' })),
   score_normalized: Nullable(Type.Number({ description: '0 to 100, one decimal' })),

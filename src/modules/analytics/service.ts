@@ -2,7 +2,7 @@
 // Averages and rates are rounded half away from zero to one decimal; null where nothing is counted.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { type Principal, subtreeScope } from '../../http/auth.ts';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
 import { sumStatsByPlatform } from './repository.ts';
 import type { AnalyticsScores } from './schemas.ts';
 
@@ -11,7 +11,7 @@ import type { AnalyticsScores } from './schemas.ts';
  * the sums, so a tie like 42.5 is exact and rounds up; the tiny epsilon absorbs the float drift that
  * summed fractional ratings can carry (e.g. 4.249999999999999 for 4.25). Values are never negative.
  */
-export function ratio1(numerator: number, denominator: number, scale = 1): number | null {
+function ratio1(numerator: number, denominator: number, scale = 1): number | null {
   if (denominator <= 0) return null;
   return Math.round((numerator * scale * 10) / denominator + 1e-9) / 10;
 }

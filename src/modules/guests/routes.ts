@@ -1,18 +1,15 @@
 // Public v4 route of guests: POST /guests (write-only; guests:write reads nothing back).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { errorResponses } from '../../http/schemas.ts';
-import { guestDeps } from './deps.ts';
-import { pushGuest } from './push.ts';
-import { Guest, GuestPushInput } from './schemas.ts';
-import { normaliseEmailHook, toGuestPush } from './validate.ts';
+import { Guest, GuestPushInput, normaliseEmailHook, toGuestPush } from './schemas.ts';
+import { type GuestContext, pushGuest } from './service.ts';
 
-export function guestRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function guestRoutes(app: FastifyInstance, ctx: RouteContext & GuestContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const deps = guestDeps(ctx.config, ctx.database);
 
   r.post('/guests', {
     schema: {
@@ -23,12 +20,11 @@ export function guestRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: GuestPushInput,
       response: { 200: Guest, 201: Guest, ...errorResponses(400, 409, 422, 429) },
     },
-    onRequest: requireKey(ctx.principals, 'guests:write', 'guests'),
+    onRequest: requireKey(ctx, 'guests:write', 'guests'),
     // Counted first: a push refused by validation still uses up the key's window.
     preValidation: [rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS), normaliseEmailHook],
   }, async (request, reply) => {
-    const result = await pushGuest(deps, request.principal, toGuestPush(request.body));
-    if (result.emitted) ctx.outbox.notify();
+    const result = await pushGuest(ctx, request.principal, toGuestPush(request.body));
     return reply.status(result.created ? 201 : 200).send(result.guest);
   });
 }

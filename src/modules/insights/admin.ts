@@ -1,12 +1,12 @@
 // Operator routes of insights: topics (global or an account's own), review mentions, recommendations.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { MentionInput, RecommendationInput, TopicInput } from './schemas.ts';
 import { createMention, createRecommendation, createTopic } from './service.ts';
 
-export function insightAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function insightAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/topics', { schema: { tags: ['admin'], body: TopicInput } }, async (request, reply) =>

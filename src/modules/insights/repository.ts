@@ -1,8 +1,8 @@
 // SQL of insights: recommendation and mention pages, topics readable by an account, writes.
 import { type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely';
-import { subtreePage, type SubtreeScope } from '../../db/subtree-page.ts';
+import { subtreePage, type SubtreeScope, whereNodeFilter } from '../../db/subtree-page.ts';
 import type { DB, MentionRow, MentionTable, RecommendationRow, RecommendationTable, TopicRow, TopicTable } from '../../db/schema.ts';
-import type { Keyset } from '../../http/pagination.ts';
+import type { Keyset } from '../../db/keyset.ts';
 
 export type MentionListRow = Omit<MentionRow, 'account_id' | 'node_id' | 'import_key'> & { is_hidden: number | null };
 
@@ -20,17 +20,11 @@ export async function listRecommendationPage(db: Kysely<DB>, accountId: string, 
  * keyset columns stay unambiguous), so hiding a review hides its mentions at once.
  */
 export async function listMentionPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<MentionListRow[]> {
-  return subtreePage<MentionListRow>(db, scope, after, limit, 'created_at', (filter) => {
-    const query = db.selectFrom('mentions').select((eb) => [
+  return subtreePage<MentionListRow>(db, scope, after, limit, 'created_at', (filter) => whereNodeFilter(
+    db.selectFrom('mentions').select((eb) => [
       'id', 'review_id', 'source_field', 'text', 'sentiment', 'canonical_label_id', 'custom_category_id', 'confidence', 'created_at',
       eb.selectFrom('reviews').select('reviews.is_hidden').whereRef('reviews.id', '=', 'mentions.review_id').as('is_hidden'),
-    ]);
-    switch (filter.kind) {
-      case 'account': return query.where('account_id', '=', filter.accountId);
-      case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
-      case 'node': return query.where('node_id', '=', filter.nodeId);
-    }
-  });
+    ]), filter));
 }
 
 /** Global topics and the account's own, by name (byte order on both databases) then id. */
@@ -55,9 +49,4 @@ export async function insertMention(db: Kysely<DB>, row: Insertable<MentionTable
 
 export async function insertRecommendation(db: Kysely<DB>, row: Insertable<RecommendationTable>): Promise<void> {
   await db.insertInto('recommendations').values(row).execute();
-}
-
-/** Keeps the node copied onto a review's mentions in step when the review moves to another node. */
-export async function moveMentions(db: Kysely<DB>, reviewId: string, nodeId: string): Promise<void> {
-  await db.updateTable('mentions').set({ node_id: nodeId }).where('review_id', '=', reviewId).execute();
 }

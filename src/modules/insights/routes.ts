@@ -1,17 +1,17 @@
 // Public v4 routes of insights: recommendations (account-wide), mentions (subtree) and topics.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
 import { Mention, Recommendation, Topic } from './schemas.ts';
 import { listMentions, listRecommendations, listTopics } from './service.ts';
 
-export function insightRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const cursors = cursorsFor(ctx.config.secretKey);
-  const onRequest = requireKey(ctx.principals, 'insights:read', 'insights');
+  const onRequest = requireKey(ctx, 'insights:read', 'insights');
 
   r.get('/insights/recommendations', {
     schema: {

@@ -1,11 +1,9 @@
 // TypeBox schemas of insights: the public Recommendation, Mention and Topic, and the operator's
 // create bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, FiniteNumber, Nullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
 import { Sentiment } from '../reviews/schemas.ts';
 
-const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
-const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 
 export const Recommendation = Type.Object({
   id: Uuid,
@@ -43,30 +41,30 @@ export type Topic = Static<typeof Topic>;
 // ---- operator bodies ----
 
 export const TopicInput = Type.Object({
-  name: Text(200),
-  language: Opt(Text(35)),
-  parent_label_id: Opt(Uuid),
-  created_at: Opt(DateTime),
+  name: NonEmptyString(200),
+  language: OptionalNullable(NonEmptyString(35)),
+  parent_label_id: OptionalNullable(Uuid),
+  created_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });
 export type TopicInput = Static<typeof TopicInput>;
 
 export const MentionInput = Type.Object({
   canonical_label_id: Uuid,
-  text: Text(10_000),
-  source_field: Text(100),
-  sentiment: Opt(Sentiment),
-  confidence: Opt(FiniteNumber(0, 1)),
-  custom_category_id: Opt(Uuid),
-  created_at: Opt(DateTime),
+  text: NonEmptyString(10_000),
+  source_field: NonEmptyString(100),
+  sentiment: OptionalNullable(Sentiment),
+  confidence: OptionalNullable(FiniteNumber(0, 1)),
+  custom_category_id: OptionalNullable(Uuid),
+  created_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });
 export type MentionInput = Static<typeof MentionInput>;
 
 export const RecommendationInput = Type.Object({
-  title: Text(500),
-  body: Text(100_000),
-  priority: Text(50),
-  impact: Opt(Text(50)),
-  canonical_label_id: Opt(Uuid),
-  created_at: Opt(DateTime),
+  title: NonEmptyString(500),
+  body: NonEmptyString(100_000),
+  priority: NonEmptyString(50),
+  impact: OptionalNullable(NonEmptyString(50)),
+  canonical_label_id: OptionalNullable(Uuid),
+  created_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });
 export type RecommendationInput = Static<typeof RecommendationInput>;

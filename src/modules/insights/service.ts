@@ -1,26 +1,27 @@
 // Insight rules: recommendations are account-wide, mentions follow their review's subtree and hidden
 // flag, topics are global or the account's own; and the operator's creates.
 import type { Kysely } from 'kysely';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
+import type { Keyset } from '../../db/keyset.ts';
 import type { DB, RecommendationRow, TopicRow } from '../../db/schema.ts';
-import { type Principal, subtreeScope } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
+import { type PageOf, toPage } from '../../http/pagination.ts';
+import { invalid } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
 import { nowIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { findReview } from '../reviews/repository.ts';
+import { requireReview } from '../reviews/service.ts';
 import * as repo from './repository.ts';
 import type { Mention, MentionInput, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
 
-export const toTopic = (row: TopicRow): Topic =>
+const toTopic = (row: TopicRow): Topic =>
   ({ id: row.id, name: row.name, language: row.language, parent_label_id: row.parent_label_id });
 
-export const toRecommendation = (row: RecommendationRow): Recommendation => ({
+const toRecommendation = (row: RecommendationRow): Recommendation => ({
   id: row.id, title: row.title, body: row.body, priority: row.priority, impact: row.impact,
   canonical_label_id: row.canonical_label_id, created_at: row.created_at,
 });
 
-export const toMention = (row: repo.MentionListRow): Mention => ({
+const toMention = (row: repo.MentionListRow): Mention => ({
   id: row.id, review_id: row.review_id, source_field: row.source_field, text: row.text, sentiment: row.sentiment,
   canonical_label_id: row.canonical_label_id, custom_category_id: row.custom_category_id, confidence: row.confidence,
   is_hidden: Number(row.is_hidden) !== 0, created_at: row.created_at,
@@ -48,7 +49,7 @@ export async function listTopics(db: Kysely<DB>, principal: Principal): Promise<
 async function requireReadableTopic(db: Kysely<DB>, accountId: string | null, id: string, field: string): Promise<TopicRow> {
   const topic = await repo.findTopic(db, id);
   if (!topic || (topic.account_id !== null && topic.account_id !== accountId)) {
-    throw new AppError(400, `body.${field} must be ${accountId === null ? 'a global topic' : 'a topic readable by this account (global or its own)'}`);
+    throw invalid(`body.${field} must be ${accountId === null ? 'a global topic' : 'a topic readable by this account (global or its own)'}`);
   }
   return topic;
 }
@@ -70,8 +71,7 @@ export async function createTopic(db: Kysely<DB>, accountId: string | null, inpu
 /** A mention of a topic in a review; it takes the review's account and node. */
 export async function createMention(db: Kysely<DB>, reviewId: string, input: MentionInput, importKey: string | null = null): Promise<Mention> {
   return db.transaction().execute(async (trx) => {
-    const review = isUuid(reviewId) ? await findReview(trx, reviewId) : undefined;
-    if (!review) throw notFound('review');
+    const review = await requireReview(trx, reviewId);
     await requireReadableTopic(trx, review.account_id, input.canonical_label_id, 'canonical_label_id');
     const row = {
       id: newId(), account_id: review.account_id, review_id: review.id, node_id: review.node_id,

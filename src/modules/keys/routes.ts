@@ -1,16 +1,14 @@
 // GET /whoami: what the presented key resolves to.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
-import { Uuid, errorResponses } from '../../http/schemas.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { WhoAmI } from './schemas.ts';
 
-const WhoAmI = Type.Object({ account_id: Uuid, node_id: Uuid, scopes: Type.Array(Type.String()) }, { $id: 'WhoAmI' });
-
-export function whoamiRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function whoamiRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/whoami', {
     schema: { tags: ['identity'], summary: 'The account, node and scopes of the key', response: { 200: WhoAmI, ...errorResponses() } },
-    onRequest: requireKey(ctx.principals, null, null),
+    onRequest: requireKey(ctx, null, null),
   }, async (request) => ({ account_id: request.principal.accountId, node_id: request.principal.nodeId, scopes: request.principal.scopes }));
 }

@@ -1,39 +1,28 @@
-// API keys: random, shown once, stored as SHA-256, revocable. Used by the admin API and the CLI.
-import { createHash, randomBytes } from 'node:crypto';
+// API keys: random, shown once, stored as SHA-256, revocable (admin API and CLI); and what a presented
+// key resolves to, for the principal cache of src/access/.
+import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { hashKey, newApiKey } from '../../access/api-key.ts';
+import type { Principal } from '../../access/principal.ts';
+import { PrincipalCache } from '../../access/principal-cache.ts';
+import { SCOPES } from '../../access/scopes.ts';
 import type { DB } from '../../db/schema.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
+import { accountNodeCount, PER_NODE_UNION_MAX } from '../../db/subtree-page.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
+import { lookup, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
-import { findNode } from '../nodes/repository.ts';
-import { insertKey, revokeKey as revokeKeyRow } from './repository.ts';
+import { requireAccount } from '../accounts/service.ts';
+import { requireAccountNode, subtreeIds } from '../nodes/service.ts';
+import { findKeyByHash, insertKey, revokeKey as revokeKeyRow } from './repository.ts';
+import type { CreatedKey, KeyInput } from './schemas.ts';
 
-import { SCOPES } from './scopes.ts';
-
-export { SCOPES, type Scope } from './scopes.ts';
-
-const KEY_PREFIX = 'rpt_';
-export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
-/** Cheap shape check before any database work: "rpt_" + 43 base64url characters (32 bytes). */
-export const looksLikeKey = (key: string): boolean => /^rpt_[A-Za-z0-9_-]{43}$/.test(key);
-
-export interface CreatedKey {
-  id: string;
-  key: string;
-  node_id: string;
-  scopes: string[];
-  created_at: string;
-}
-
-export async function createKey(
-  db: Kysely<DB>, accountId: string, input: { node_id: string; scopes: string[]; name?: string | null },
-): Promise<CreatedKey> {
-  const node = await findNode(db, input.node_id);
-  if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
+export async function createKey(db: Kysely<DB>, accountId: string, input: KeyInput): Promise<CreatedKey> {
+  await requireAccount(db, accountId);
+  const node = await requireAccountNode(db, accountId, input.node_id);
   const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new AppError(400, `scopes has unknown scope ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}`);
+  if (unknown.length > 0) throw invalid(`scopes has unknown scope ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}`);
   const scopes = [...new Set(input.scopes)];
-  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const key = newApiKey();
   const row = {
     id: newId(), account_id: accountId, node_id: node.id, name: input.name ?? null,
     scopes: JSON.stringify(scopes), key_hash: hashKey(key), created_at: nowIso(), revoked_at: null,
@@ -43,5 +32,32 @@ export async function createKey(
 }
 
 export async function revokeKey(db: Kysely<DB>, id: string): Promise<void> {
-  if (!isUuid(id) || !(await revokeKeyRow(db, id, nowIso()))) throw notFound('api key');
+  if (!(await lookup(id, (uuid) => revokeKeyRow(db, uuid, nowIso())))) throw notFound('api key');
 }
+
+/** The principal of a key hash: null when no key has it or the key is revoked. */
+async function loadPrincipal(db: Kysely<DB>, keyHash: string): Promise<Principal | null> {
+  const row = await findKeyByHash(db, keyHash);
+  if (!row || row.revoked_at !== null) return null;
+  if (!timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(keyHash))) return null;
+  const subtree = await subtreeIds(db, row.node_path);
+  const subtreeSet = new Set(subtree);
+  const isAccountRoot = row.node_path.split('/').filter(Boolean).length === 1;
+  const sized = !isAccountRoot && subtree.length > 1 && subtree.length <= PER_NODE_UNION_MAX;
+  return {
+    keyId: row.id,
+    accountId: row.account_id,
+    nodeId: row.node_id,
+    nodeType: row.node_type,
+    isAccountRoot,
+    scopes: JSON.parse(row.scopes) as string[],
+    features: new Set(JSON.parse(row.plan_features) as string[]),
+    subtree,
+    ...(sized ? { accountNodes: await accountNodeCount(db, row.account_id) } : {}),
+    inSubtree: (nodeId) => subtreeSet.has(nodeId),
+  };
+}
+
+/** The principal cache of a database (one per process context); ttlMs: how long a valid key's principal is kept. */
+export const principalCache = (db: Kysely<DB>, ttlMs?: number): PrincipalCache =>
+  new PrincipalCache((keyHash) => loadPrincipal(db, keyHash), ttlMs);

@@ -9,6 +9,19 @@ export async function findNode(db: Kysely<DB>, id: string): Promise<NodeRow | un
   return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function findRootNode(db: Kysely<DB>, accountId: string): Promise<Pick<NodeRow, 'id'> | undefined> {
+  return db.selectFrom('nodes').select('id').where('account_id', '=', accountId).where('parent_id', 'is', null).executeTakeFirst();
+}
+
+export async function findNodeType(db: Kysely<DB>, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('nodes').select('type').where('id', '=', id).executeTakeFirst())?.type;
+}
+
+/** Every node of the account, with its path. */
+export async function listAccountNodePaths(db: Kysely<DB>, accountId: string): Promise<Pick<NodeRow, 'id' | 'path'>[]> {
+  return db.selectFrom('nodes').select(['id', 'path']).where('account_id', '=', accountId).execute();
+}
+
 export async function listSubtree(db: Kysely<DB>, path: string): Promise<NodeRow[]> {
   return db.selectFrom('nodes').selectAll()
     .where('path', '>=', path).where('path', '<', rangeEnd(path))

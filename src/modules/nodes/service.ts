@@ -1,26 +1,37 @@
 // The node hierarchy: one root per account, properties are leaves, reads cover a key's subtree.
 import type { Kysely } from 'kysely';
+import type { Principal } from '../../access/principal.ts';
 import type { DB, NodeRow } from '../../db/schema.ts';
-import type { Principal } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { invalid } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
-import { childPath, findNode, insertNode, listSubtree } from './repository.ts';
+import { requireAccount } from '../accounts/service.ts';
+import { childPath, findNode, findNodeType, findRootNode, insertNode, listAccountNodePaths, listSubtree } from './repository.ts';
 import type { Node, NodeInput } from './schemas.ts';
 
 export const PROPERTY = 'property';
 
 export const toNode = (row: NodeRow): Node => ({ id: row.id, name: row.name, parent_id: row.parent_id, type: row.type });
 
+/** Why a body field naming a node is refused when the node is not the account's. */
+export const notAccountNode = (field = 'node_id'): string => `${field} must be a node of this account`;
+
+/** The node named by a body field, or 400 unless it is a node of the account (ids are schema-checked UUIDs). */
+export async function requireAccountNode(db: Kysely<DB>, accountId: string, nodeId: string, field = 'node_id'): Promise<NodeRow> {
+  const node = await findNode(db, nodeId);
+  if (!node || node.account_id !== accountId) throw invalid(notAccountNode(field));
+  return node;
+}
+
 export async function createNode(db: Kysely<DB>, accountId: string, input: NodeInput): Promise<NodeRow> {
+  await requireAccount(db, accountId);
   let parentPath: string | null = null;
   if (input.parent_id === null) {
-    const root = await db.selectFrom('nodes').select('id').where('account_id', '=', accountId).where('parent_id', 'is', null).executeTakeFirst();
-    if (root) throw new AppError(400, `parent_id must name a parent: the account already has its root node ${root.id}`);
+    const root = await findRootNode(db, accountId);
+    if (root) throw invalid(`parent_id must name a parent: the account already has its root node ${root.id}`);
   } else {
-    const parent = await findNode(db, input.parent_id);
-    if (!parent || parent.account_id !== accountId) throw new AppError(400, 'parent_id must be a node of this account');
-    if (parent.type === PROPERTY) throw new AppError(400, 'parent_id is a property, and a property is a leaf that takes no children');
+    const parent = await requireAccountNode(db, accountId, input.parent_id, 'parent_id');
+    if (parent.type === PROPERTY) throw invalid('parent_id is a property, and a property is a leaf that takes no children');
     parentPath = parent.path;
   }
   const id = newId();
@@ -36,4 +47,23 @@ export async function listVisibleNodes(db: Kysely<DB>, principal: Principal): Pr
   const own = await findNode(db, principal.nodeId);
   if (!own) return [];
   return (await listSubtree(db, own.path)).map(toNode);
+}
+
+/** A node's type (a property, a region, …); undefined for an unknown node. */
+export const nodeTypeOf = (db: Kysely<DB>, nodeId: string): Promise<string | undefined> => findNodeType(db, nodeId);
+
+/** Ids of the node's ancestors and of the node itself, root first; none for an unknown node. */
+export async function lineageIds(db: Kysely<DB>, nodeId: string): Promise<string[]> {
+  const node = await findNode(db, nodeId);
+  return node ? node.path.split('/').filter(Boolean) : [];
+}
+
+/** Every node of the account → the ids of its ancestors and itself, root first (one query, for batches). */
+export async function accountLineages(db: Kysely<DB>, accountId: string): Promise<Map<string, string[]>> {
+  return new Map((await listAccountNodePaths(db, accountId)).map((n) => [n.id, n.path.split('/').filter(Boolean)]));
+}
+
+/** Ids of the node at `path` and every node below it. */
+export async function subtreeIds(db: Kysely<DB>, path: string): Promise<string[]> {
+  return (await listSubtree(db, path)).map((n) => n.id);
 }

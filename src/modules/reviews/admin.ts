@@ -1,34 +1,27 @@
 // Operator routes of reviews: create/upsert, reply, hide, and alert rules.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { requireAccount } from '../accounts/service.ts';
 import { createAlertRule } from './alerts.ts';
 import { AlertRuleInput, HideInput, ReplyInput, ReviewInput } from './schemas.ts';
 import { replyToReview, setHidden, upsertReview } from './service.ts';
 
-export function reviewAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function reviewAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/accounts/:id/reviews', { schema: { tags: ['admin'], params: IdParams, body: ReviewInput } }, async (request, reply) => {
-    await requireAccount(ctx.db, request.params.id);
     const { review, created } = await upsertReview(ctx.db, request.params.id, request.body);
-    if (created) ctx.outbox.notify();
     return reply.status(created ? 201 : 200).send(review);
   });
 
-  r.put('/reviews/:id/reply', { schema: { tags: ['admin'], params: IdParams, body: ReplyInput } }, async (request) => {
-    const review = await replyToReview(ctx.db, request.params.id, request.body.text, request.body.replied_at);
-    ctx.outbox.notify();
-    return review;
-  });
+  r.put('/reviews/:id/reply', { schema: { tags: ['admin'], params: IdParams, body: ReplyInput } }, async (request) =>
+    replyToReview(ctx.db, request.params.id, request.body.text, request.body.replied_at));
 
   r.patch('/reviews/:id', { schema: { tags: ['admin'], params: IdParams, body: HideInput } }, async (request) =>
     setHidden(ctx.db, request.params.id, request.body.is_hidden));
 
   r.post('/accounts/:id/alert-rules', { schema: { tags: ['admin'], params: IdParams, body: AlertRuleInput } }, async (request, reply) => {
-    await requireAccount(ctx.db, request.params.id);
     return reply.status(201).send(await createAlertRule(ctx.db, request.params.id, request.body));
   });
 }

@@ -1,8 +1,9 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
-import { type CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
-import { subtreePageQuery, type SubtreeScope, type SubtreeShape } from '../../db/subtree-page.ts';
-import type { DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
-import type { Keyset } from '../../http/pagination.ts';
+import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
+import type { Keyset } from '../../db/keyset.ts';
+import type { AlertRuleTable, DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
+import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
+import type { EventRowWriter } from '../../events/outbox.ts';
 
 const PUBLIC_COLUMNS = [
   'id', 'platform', 'external_id', 'author', 'rating', 'rating_normalized', 'title', 'text', 'url', 'language',
@@ -19,14 +20,8 @@ export async function listReviewPage(db: Kysely<DB>, scope: SubtreeScope, after:
 export function reviewPageQuery(
   db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, shape?: SubtreeShape,
 ): CompiledQuery<ReviewPublicRow> {
-  return subtreePageQuery(db, scope, after, limit, 'reviewed_at', (filter) => {
-    const query = db.selectFrom('reviews').select(PUBLIC_COLUMNS);
-    switch (filter.kind) {
-      case 'account': return query.where('account_id', '=', filter.accountId);
-      case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
-      case 'node': return query.where('node_id', '=', filter.nodeId);
-    }
-  }, shape, 'reviews');
+  return subtreePageQuery(db, scope, after, limit, 'reviewed_at',
+    (filter) => whereNodeFilter(db.selectFrom('reviews').select(PUBLIC_COLUMNS), filter), shape, 'reviews');
 }
 
 // lock: a write reads the row it will change under FOR UPDATE on PostgreSQL, so two concurrent
@@ -42,6 +37,14 @@ export async function findReviewByIdentity(db: Kysely<DB>, accountId: string, pl
   return locked(db, db.selectFrom('reviews').selectAll()
     .where('account_id', '=', accountId).where('platform', '=', platform).where('external_id', '=', externalId), lock)
     .executeTakeFirst();
+}
+
+/**
+ * Tables that copy a review's node so their subtree lists need no join (mentions) follow the review when
+ * it moves to another node, in the transaction that moves it.
+ */
+export async function moveNodeCopies(db: Kysely<DB>, reviewId: string, nodeId: string): Promise<void> {
+  await db.updateTable('mentions').set({ node_id: nodeId }).where('review_id', '=', reviewId).execute();
 }
 
 export async function insertReview(db: Kysely<DB>, row: NewReview): Promise<void> {
@@ -97,3 +100,43 @@ export async function applyStatsMany(db: Kysely<DB>, deltas: Array<StatsDelta & 
 const STATS_FIELDS = [
   'reviews', 'rating_count', 'rating_sum', 'normalized_count', 'normalized_sum', 'recommend_count', 'recommend_yes', 'replied',
 ] as const satisfies ReadonlyArray<keyof StatsDelta>;
+
+export async function insertAlertRule(db: Kysely<DB>, row: Insertable<AlertRuleTable>): Promise<void> {
+  await db.insertInto('alert_rules').values(row).execute();
+}
+
+/** The account's alert rules, or only those of the given nodes. */
+export async function listAlertRules(db: Kysely<DB>, accountId: string, nodeIds?: string[]): Promise<Selectable<AlertRuleTable>[]> {
+  const query = db.selectFrom('alert_rules').selectAll().where('account_id', '=', accountId);
+  return (nodeIds === undefined ? query : query.where('node_id', 'in', nodeIds)).execute();
+}
+
+// ---- bulk writes (imports, demo): the statements differ per database (store-sqlite.ts, store-postgres.ts)
+
+export const REVIEW_COLUMNS = [
+  'id', 'account_id', 'node_id', 'platform', 'external_id', 'author', 'rating', 'rating_normalized', 'title', 'text',
+  'url', 'language', 'sentiment', 'owner_reply', 'replied_at', 'reviewed_at', 'is_hidden', 'recommend', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof ReviewRow>;
+/** What an update in place replaces. */
+export const REVIEW_FIELD_COLUMNS = REVIEW_COLUMNS.filter((c) => !['id', 'account_id', 'platform', 'external_id', 'created_at'].includes(c));
+
+/** A review of a batch as planned: its input's position and the row a create would insert. */
+export interface Planned {
+  index: number;
+  row: ReviewRow;
+}
+
+export interface Written {
+  index: number;
+  /** The row as stored (an update keeps the stored id and created_at). */
+  row: ReviewRow;
+  /** The row before this write, when it already existed. */
+  old: ReviewRow | null;
+}
+
+export interface ReviewBulkStore {
+  /** Creates or updates in place by (account, platform, external_id) a run of reviews (no key twice), in the caller's transaction. */
+  writeRun(trx: Kysely<DB>, accountId: string, run: readonly Planned[]): Promise<Written[]>;
+  /** How this database writes a batch's event rows fastest. */
+  eventRows: EventRowWriter;
+}

@@ -1,7 +1,7 @@
 // Public v4 routes of reviews: GET /reviews (paginated, rate-limited) and GET /reviews/{id}.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
@@ -9,10 +9,10 @@ import { IdParams, Page, PageQuery, errorResponses } from '../../http/schemas.ts
 import { Review } from './schemas.ts';
 import { getReview, listReviews } from './service.ts';
 
-export function reviewRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const cursors = cursorsFor(ctx.config.secretKey);
-  const onRequest = requireKey(ctx.principals, 'reviews:read', 'reviews');
+  const onRequest = requireKey(ctx, 'reviews:read', 'reviews');
 
   r.get('/reviews', {
     schema: {

@@ -1,19 +1,21 @@
 // Review rules: subtree reads, the operator's upsert (with review.received and alerts), reply and hide.
 // Every write keeps review_stats current in the same transaction.
 import type { Kysely } from 'kysely';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Keyset } from '../../db/keyset.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
-import { type Principal, subtreeScope } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
 import { appendEvent } from '../../events/outbox.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
-import { bit } from '../../lib/json.ts';
+import { type PageOf, toPage } from '../../http/pagination.ts';
+import { notFound } from '../../lib/errors.ts';
+import { lookup, newId } from '../../lib/ids.ts';
+import { bit } from '../../db/columns.ts';
 import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
-import { moveMentions } from '../insights/repository.ts';
-import { findNode } from '../nodes/repository.ts';
+import { requireAccount } from '../accounts/service.ts';
+import { requireAccountNode } from '../nodes/service.ts';
 import { matchingRules } from './alerts.ts';
 import * as repo from './repository.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import type { Review, ReviewInput } from './schemas.ts';
 
 export function toReview(row: repo.ReviewPublicRow): Review {
@@ -32,9 +34,25 @@ export async function listReviews(db: Kysely<DB>, principal: Principal, after: K
 
 /** A review the principal may read, or 404 (unknown, malformed id, other account or outside the subtree). */
 export async function getReview(db: Kysely<DB>, principal: Principal, id: string): Promise<Review> {
-  const row = isUuid(id) ? await repo.findReview(db, id) : undefined;
+  const row = await lookup(id, (uuid) => repo.findReview(db, uuid));
   if (!row || row.account_id !== principal.accountId || !principal.inSubtree(row.node_id)) throw notFound('review');
   return toReview(row);
+}
+
+/** A review by id (optionally locked for a write in this transaction), or not found. */
+export async function requireReview(db: Kysely<DB>, id: string, lock = false): Promise<ReviewRow> {
+  const row = await lookup(id, (uuid) => repo.findReview(db, uuid, lock));
+  if (!row) throw notFound('review');
+  return row;
+}
+
+/** The account's review named by id or by its (platform, external_id) identity; undefined when it has none such. */
+export async function findAccountReview(
+  db: Kysely<DB>, accountId: string, key: { id: string } | { platform: string; external_id: string },
+): Promise<ReviewRow | undefined> {
+  const row = 'id' in key ? await lookup(key.id, (uuid) => repo.findReview(db, uuid))
+    : await repo.findReviewByIdentity(db, accountId, key.platform, key.external_id);
+  return row?.account_id === accountId ? row : undefined;
 }
 
 export interface UpsertResult {
@@ -66,6 +84,7 @@ export function reviewFields(input: ReviewInput, nodeId: string, now: string) {
 
 /** Creates or updates in place by (account, platform, external_id); only a new review emits events. */
 export async function upsertReview(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
+  await requireAccount(db, accountId);
   try {
     return await upsertReviewOnce(db, accountId, input);
   } catch (error) {
@@ -76,9 +95,8 @@ export async function upsertReview(db: Kysely<DB>, accountId: string, input: Rev
 }
 
 async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
-  return db.transaction().execute(async (trx) => {
-    const node = await findNode(trx, input.node_id);
-    if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
+  return inTransaction(db, async (trx) => {
+    const node = await requireAccountNode(trx, accountId, input.node_id);
     const now = nowIso();
     const fields = reviewFields(input, node.id, now);
     const existing = await repo.findReviewByIdentity(trx, accountId, input.platform, input.external_id, true);
@@ -86,8 +104,7 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
       const updated: ReviewRow = { ...existing, ...fields };
       await repo.updateReview(trx, existing.id, fields);
       await moveStats(trx, existing, updated);
-      // Mentions carry a copy of their review's node (subtree lists need no join): keep it in step.
-      if (updated.node_id !== existing.node_id) await moveMentions(trx, existing.id, updated.node_id);
+      if (updated.node_id !== existing.node_id) await repo.moveNodeCopies(trx, existing.id, updated.node_id);
       return { review: toReview(updated), created: false };
     }
     const row: ReviewRow = { id: newId(), account_id: accountId, platform: input.platform, external_id: input.external_id, created_at: now, ...fields };
@@ -103,9 +120,8 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
 }
 
 export async function replyToReview(db: Kysely<DB>, id: string, text: string, repliedAt?: string | null): Promise<Review> {
-  return db.transaction().execute(async (trx) => {
-    const existing = isUuid(id) ? await repo.findReview(trx, id, true) : undefined;
-    if (!existing) throw notFound('review');
+  return inTransaction(db, async (trx) => {
+    const existing = await requireReview(trx, id, true);
     const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? nowIso(), updated_at: nowIso() };
     const updated: ReviewRow = { ...existing, ...changes };
     await repo.updateReview(trx, id, changes);
@@ -117,9 +133,8 @@ export async function replyToReview(db: Kysely<DB>, id: string, text: string, re
 }
 
 export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Promise<Review> {
-  return db.transaction().execute(async (trx) => {
-    const existing = isUuid(id) ? await repo.findReview(trx, id, true) : undefined;
-    if (!existing) throw notFound('review');
+  return inTransaction(db, async (trx) => {
+    const existing = await requireReview(trx, id, true);
     const changes = { is_hidden: bit(hidden), updated_at: nowIso() };
     const updated: ReviewRow = { ...existing, ...changes };
     await repo.updateReview(trx, id, changes);

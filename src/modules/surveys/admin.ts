@@ -1,12 +1,12 @@
 // Operator routes of surveys: create, publish, record responses (with answers) and complete them.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { CompleteInput, ResponseInput, SurveyInput } from './schemas.ts';
 import { completeResponse, createResponse, createSurvey, publishSurvey } from './service.ts';
 
-export function surveyAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function surveyAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/accounts/:id/surveys', { schema: { tags: ['admin'], params: IdParams, body: SurveyInput } }, async (request, reply) =>
@@ -15,11 +15,8 @@ export function surveyAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   r.post('/surveys/:id/publish', { schema: { tags: ['admin'], params: IdParams } }, async (request) =>
     publishSurvey(ctx.db, request.params.id));
 
-  r.post('/surveys/:id/responses', { schema: { tags: ['admin'], params: IdParams, body: ResponseInput } }, async (request, reply) => {
-    const created = await createResponse(ctx.db, request.params.id, request.body);
-    if (request.body.status === 'completed') ctx.outbox.notify();
-    return reply.status(201).send(created);
-  });
+  r.post('/surveys/:id/responses', { schema: { tags: ['admin'], params: IdParams, body: ResponseInput } }, async (request, reply) =>
+    reply.status(201).send(await createResponse(ctx.db, request.params.id, request.body)));
 
   // The body is optional: an empty POST completes the response now.
   r.post('/responses/:id/complete', {
@@ -27,9 +24,5 @@ export function surveyAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
     preValidation: async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};
     },
-  }, async (request) => {
-    const response = await completeResponse(ctx.db, request.params.id, request.body.completed_at);
-    ctx.outbox.notify();
-    return response;
-  });
+  }, async (request) => completeResponse(ctx.db, request.params.id, request.body.completed_at));
 }

@@ -1,8 +1,8 @@
 // SQL of surveys, responses and answers: subtree pages, single reads, writes.
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { subtreePage, type NodeFilter, type SubtreeScope } from '../../db/subtree-page.ts';
+import { subtreePage, type SubtreeScope, whereNodeFilter } from '../../db/subtree-page.ts';
 import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow, SurveyTable, SurveyResponseTable, SurveyAnswerTable } from '../../db/schema.ts';
-import type { Keyset } from '../../http/pagination.ts';
+import type { Keyset } from '../../db/keyset.ts';
 
 const SURVEY_COLUMNS = ['id', 'name', 'description', 'node_id', 'status', 'primary_language', 'published_at', 'created_at'] as const;
 export type SurveyListRow = Pick<SurveyRow, (typeof SURVEY_COLUMNS)[number]>;
@@ -16,7 +16,7 @@ export type ResponsePublicRow = Pick<SurveyResponseRow, (typeof RESPONSE_COLUMNS
 /** One page of published surveys owned by nodes of the subtree, newest first on (created_at, id); limit + 1 rows. */
 export async function listPublishedSurveyPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<SurveyListRow[]> {
   return subtreePage(db, scope, after, limit, 'created_at', (filter) =>
-    byNode(db.selectFrom('surveys').select(SURVEY_COLUMNS).where('status', '=', 'published'), filter));
+    whereNodeFilter(db.selectFrom('surveys').select(SURVEY_COLUMNS).where('status', '=', 'published'), filter));
 }
 
 /** One page of a survey's responses given at nodes of the subtree, newest first on (created_at, id). */
@@ -24,16 +24,7 @@ export async function listResponsePage(
   db: Kysely<DB>, scope: SubtreeScope, surveyId: string, after: Keyset | null, limit: number,
 ): Promise<ResponsePublicRow[]> {
   return subtreePage(db, scope, after, limit, 'created_at', (filter) =>
-    byNode(db.selectFrom('survey_responses').select(RESPONSE_COLUMNS).where('survey_id', '=', surveyId), filter));
-}
-
-// The node filter of subtreePage on a table with account_id and node_id columns.
-function byNode<Q extends { where: (...args: any[]) => Q }>(query: Q, filter: NodeFilter): Q {
-  switch (filter.kind) {
-    case 'account': return query.where('account_id', '=', filter.accountId);
-    case 'account-nodes': return query.where('account_id', '=', filter.accountId).where('node_id', 'in', filter.nodes);
-    case 'node': return query.where('node_id', '=', filter.nodeId);
-  }
+    whereNodeFilter(db.selectFrom('survey_responses').select(RESPONSE_COLUMNS).where('survey_id', '=', surveyId), filter));
 }
 
 export async function findSurvey(db: Kysely<DB>, id: string): Promise<SurveyRow | undefined> {

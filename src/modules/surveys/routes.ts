@@ -1,17 +1,17 @@
 // Public v4 routes of surveys: published surveys of the subtree, their responses and answers.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { IdParams, List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
 import { ResponseIdParams, Survey, SurveyAnswer, SurveyDetail, SurveyResponse } from './schemas.ts';
 import { getSurvey, listResponseAnswers, listResponses, listSurveys } from './service.ts';
 
-export function surveyRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const cursors = cursorsFor(ctx.config.secretKey);
-  const onRequest = requireKey(ctx.principals, 'surveys:read', 'surveys');
+  const onRequest = requireKey(ctx, 'surveys:read', 'surveys');
 
   r.get('/surveys', {
     schema: {

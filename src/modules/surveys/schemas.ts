@@ -1,10 +1,8 @@
 // TypeBox schemas of surveys: the public Survey, SurveyDetail, SurveyResponse, SurveyAnswer, and the
 // operator's survey/response bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, FiniteNumber, Nullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
 
-const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
-const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 /** A JSON object of any content (survey definitions, personalisation context). */
 const AnyObject = Type.Object({}, { additionalProperties: true });
 
@@ -58,42 +56,42 @@ export const ResponseIdParams = Type.Object({ id: Type.String(), responseId: Typ
 
 export const SurveyInput = Type.Object({
   node_id: Uuid,
-  name: Text(500),
+  name: NonEmptyString(500),
   definition: AnyObject,
   status: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
-  description: Opt(Type.String({ maxLength: 10_000 })),
-  primary_language: Opt(Text(35)),
-  created_at: Opt(DateTime),
-  published_at: Opt(DateTime),
+  description: OptionalNullable(Type.String({ maxLength: 10_000 })),
+  primary_language: OptionalNullable(NonEmptyString(35)),
+  created_at: OptionalNullable(DateTime),
+  published_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });
 export type SurveyInput = Static<typeof SurveyInput>;
 
 export const AnswerInput = Type.Object({
-  question_id: Text(200),
-  question_path: Opt(Text(1000)),
-  question_type: Text(100),
+  question_id: NonEmptyString(200),
+  question_path: OptionalNullable(NonEmptyString(1000)),
+  question_type: NonEmptyString(100),
   value: Type.Unknown({ description: 'any JSON value' }),
-  numeric_value: Opt(FiniteNumber()),
-  comment: Opt(Type.String({ maxLength: 100_000 })),
-  answered_at: Opt(DateTime),
+  numeric_value: OptionalNullable(FiniteNumber()),
+  comment: OptionalNullable(Type.String({ maxLength: 100_000 })),
+  answered_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });
 export type AnswerInput = Static<typeof AnswerInput>;
 
 export const ResponseInput = Type.Object({
   node_id: Uuid,
-  channel: Text(100),
+  channel: NonEmptyString(100),
   status: Type.Union([Type.Literal('started'), Type.Literal('completed')]),
-  overall_score: Opt(FiniteNumber()),
-  started_at: Opt(DateTime),
-  completed_at: Opt(DateTime),
-  respondent_email: Opt(Type.String({ maxLength: 320 })),
-  context: Opt(AnyObject),
-  token: Opt(Text(500)),
-  answers: Opt(Type.Array(AnswerInput, { maxItems: 1000 })),
+  overall_score: OptionalNullable(FiniteNumber()),
+  started_at: OptionalNullable(DateTime),
+  completed_at: OptionalNullable(DateTime),
+  respondent_email: OptionalNullable(Type.String({ maxLength: 320 })),
+  context: OptionalNullable(AnyObject),
+  token: OptionalNullable(NonEmptyString(500)),
+  answers: OptionalNullable(Type.Array(AnswerInput, { maxItems: 1000 })),
 }, { additionalProperties: false });
 export type ResponseInput = Static<typeof ResponseInput>;
 
-export const CompleteInput = Type.Object({ completed_at: Opt(DateTime) }, { additionalProperties: false });
+export const CompleteInput = Type.Object({ completed_at: OptionalNullable(DateTime) }, { additionalProperties: false });
 
 export const ResponseCreated = Type.Object({ id: Uuid, answer_ids: Type.Array(Uuid) });
 export type ResponseCreated = Static<typeof ResponseCreated>;

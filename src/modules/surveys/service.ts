@@ -1,39 +1,41 @@
 // Survey rules: what a key may see (published surveys owned in its subtree, responses given in its
 // subtree), the operator's writes, and survey.response_completed, emitted once per response ever.
 import type { Kysely } from 'kysely';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
+import type { Keyset } from '../../db/keyset.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
-import { type Principal, subtreeScope } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { type Keyset, type PageOf, toPage } from '../../http/pagination.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
+import { type PageOf, toPage } from '../../http/pagination.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
+import { lookup, newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { findNode } from '../nodes/repository.ts';
+import { requireAccountNode } from '../nodes/service.ts';
 import * as repo from './repository.ts';
 import type { ResponseCreated, ResponseInput, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
 
-export function toSurvey(row: repo.SurveyListRow): Survey {
+function toSurvey(row: repo.SurveyListRow): Survey {
   return {
     id: row.id, name: row.name, description: row.description, node_id: row.node_id, status: row.status,
     primary_language: row.primary_language, published_at: row.published_at, created_at: row.created_at,
   };
 }
 
-export function toSurveyDetail(row: SurveyRow): SurveyDetail {
+function toSurveyDetail(row: SurveyRow): SurveyDetail {
   return { ...toSurvey(row), published_definition: parseJson<Record<string, unknown> | null>(row.published_definition, null) };
 }
 
 /** The public response object: never the respondent's e-mail, context or token. */
-export function toResponse(row: repo.ResponsePublicRow): SurveyResponse {
+function toResponse(row: repo.ResponsePublicRow): SurveyResponse {
   return {
     id: row.id, survey_id: row.survey_id, node_id: row.node_id, status: row.status, channel: row.channel,
     overall_score: row.overall_score, started_at: row.started_at, completed_at: row.completed_at, created_at: row.created_at,
   };
 }
 
-export function toAnswer(row: SurveyAnswerRow): SurveyAnswer {
+function toAnswer(row: SurveyAnswerRow): SurveyAnswer {
   return {
     id: row.id, question_id: row.question_id, question_path: row.question_path, question_type: row.question_type,
     value: JSON.parse(row.value) as unknown, numeric_value: row.numeric_value, comment: row.comment, answered_at: row.answered_at,
@@ -49,7 +51,7 @@ export async function listSurveys(db: Kysely<DB>, principal: Principal, after: K
 
 /** A published survey of the key's account whose owner node is in the key's subtree, or 404. */
 async function visibleSurvey(db: Kysely<DB>, principal: Principal, id: string): Promise<SurveyRow> {
-  const row = isUuid(id) ? await repo.findSurvey(db, id) : undefined;
+  const row = await lookup(id, (uuid) => repo.findSurvey(db, uuid));
   if (!row || row.account_id !== principal.accountId || row.status !== 'published' || !principal.inSubtree(row.node_id)) {
     throw notFound('survey');
   }
@@ -70,7 +72,7 @@ export async function listResponses(
 
 export async function listResponseAnswers(db: Kysely<DB>, principal: Principal, surveyId: string, responseId: string): Promise<SurveyAnswer[]> {
   const survey = await visibleSurvey(db, principal, surveyId);
-  const response = isUuid(responseId) ? await repo.findResponse(db, responseId) : undefined;
+  const response = await lookup(responseId, (uuid) => repo.findResponse(db, uuid));
   if (!response || response.survey_id !== survey.id || !principal.inSubtree(response.node_id)) throw notFound('response');
   return (await repo.listAnswers(db, response.id)).map(toAnswer);
 }
@@ -78,23 +80,24 @@ export async function listResponseAnswers(db: Kysely<DB>, principal: Principal, 
 // ---- operator writes (admin API, importer, demo) ----
 
 async function requireSurvey(db: Kysely<DB>, id: string): Promise<SurveyRow> {
-  const row = isUuid(id) ? await repo.findSurvey(db, id) : undefined;
+  const row = await lookup(id, (uuid) => repo.findSurvey(db, uuid));
   if (!row) throw notFound('survey');
   return row;
 }
 
-async function requireNodeOf(db: Kysely<DB>, accountId: string, nodeId: string): Promise<void> {
-  const node = await findNode(db, nodeId);
-  if (!node || node.account_id !== accountId) throw new AppError(400, 'node_id must be a node of this account');
+/** The account's survey by id; undefined when the account has none such. */
+export async function findAccountSurvey(db: Kysely<DB>, accountId: string, id: string): Promise<SurveyRow | undefined> {
+  const row = await lookup(id, (uuid) => repo.findSurvey(db, uuid));
+  return row?.account_id === accountId ? row : undefined;
 }
 
 /** importKey: the importer's identity of the record (null elsewhere). */
 export async function createSurvey(db: Kysely<DB>, accountId: string, input: SurveyInput, importKey: string | null = null): Promise<SurveyDetail> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireAccount(trx, accountId);
-    await requireNodeOf(trx, accountId, input.node_id);
+    await requireAccountNode(trx, accountId, input.node_id);
     const published = input.status === 'published';
-    if (!published && input.published_at != null) throw new AppError(400, 'body.published_at must be null unless status is published');
+    if (!published && input.published_at != null) throw invalid('body.published_at must be null unless status is published');
     const now = nowIso();
     const definition = JSON.stringify(input.definition);
     const row: SurveyRow = {
@@ -111,7 +114,7 @@ export async function createSurvey(db: Kysely<DB>, accountId: string, input: Sur
 
 /** Publishes the survey's current definition (again, if it was published before). */
 export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<SurveyDetail> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await requireSurvey(trx, surveyId);
     const now = nowIso();
     const changes = { status: 'published', published_definition: row.definition, published_at: now, updated_at: now };
@@ -122,11 +125,11 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
 
 /** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
 export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput, importKey: string | null = null): Promise<ResponseCreated> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const survey = await requireSurvey(trx, surveyId);
-    await requireNodeOf(trx, survey.account_id, input.node_id);
+    await requireAccountNode(trx, survey.account_id, input.node_id);
     const completed = input.status === 'completed';
-    if (!completed && input.completed_at != null) throw new AppError(400, 'body.completed_at must be null unless status is completed');
+    if (!completed && input.completed_at != null) throw invalid('body.completed_at must be null unless status is completed');
     const now = nowIso();
     const startedAt = toIsoOrNull(input.started_at) ?? now;
     const row: SurveyResponseRow = {
@@ -157,8 +160,8 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
 
 /** Completes a started response (emitting the event); an already completed one is returned unchanged. */
 export async function completeResponse(db: Kysely<DB>, responseId: string, completedAt?: string | null): Promise<SurveyResponse> {
-  return db.transaction().execute(async (trx) => {
-    const row = isUuid(responseId) ? await repo.findResponse(trx, responseId) : undefined;
+  return inTransaction(db, async (trx) => {
+    const row = await lookup(responseId, (uuid) => repo.findResponse(trx, uuid));
     if (!row) throw notFound('response');
     const at = toIsoOrNull(completedAt) ?? nowIso();
     if (!(await repo.markCompleted(trx, row.id, at))) {

@@ -2,12 +2,12 @@
 // the re-send of a failed delivery (one more attempt, recorded like the others).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { DeliveryListQuery } from './schemas.ts';
 import { accountDeliveries, deliveryDetail, retryDelivery } from './service.ts';
 
-export function webhookAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function webhookAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get('/deliveries/:id', { schema: { tags: ['admin'], params: IdParams } }, async (request) => deliveryDetail(ctx.db, request.params.id));
@@ -15,9 +15,6 @@ export function webhookAdminRoutes(app: FastifyInstance, ctx: AppContext): void 
   r.get('/accounts/:id/deliveries', { schema: { tags: ['admin'], params: IdParams, querystring: DeliveryListQuery } }, async (request) =>
     accountDeliveries(ctx.db, request.params.id, request.query.status));
 
-  r.post('/deliveries/:id/retry', { schema: { tags: ['admin'], params: IdParams } }, async (request, reply) => {
-    const delivery = await retryDelivery(ctx.db, request.params.id);
-    ctx.outbox.notify();
-    return reply.status(202).send(delivery);
-  });
+  r.post('/deliveries/:id/retry', { schema: { tags: ['admin'], params: IdParams } }, async (request, reply) =>
+    reply.status(202).send(await retryDelivery(ctx.db, request.params.id)));
 }

@@ -2,7 +2,7 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 import type { DB, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
 
-export const DELIVERY_LIST_LIMIT = 100;
+const DELIVERY_LIST_LIMIT = 100;
 
 const ENDPOINT_COLUMNS = ['id', 'account_id', 'name', 'url', 'events', 'is_active', 'created_at', 'updated_at'] as const;
 export type EndpointPublicRow = Pick<WebhookEndpointRow, (typeof ENDPOINT_COLUMNS)[number]>;

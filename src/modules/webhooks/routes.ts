@@ -1,17 +1,17 @@
 // Public v4 routes of webhooks: account-wide endpoint management (webhooks:manage), delivery lists
-// and the test ping. Commits that queue deliveries wake the inline worker.
+// and the test ping.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
 import { Deleted, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, ownEndpoint, queuePing, updateEndpoint } from './service.ts';
 import { countHit, enforceWindow } from '../../http/rate-limit.ts';
 
-export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const onRequest = requireKey(ctx.principals, 'webhooks:manage', 'webhooks');
+  const onRequest = requireKey(ctx, 'webhooks:manage', 'webhooks');
   const tags = ['webhooks'];
   const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
 
@@ -34,11 +34,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: WebhookEndpointPatch, response: { 200: WebhookEndpoint, ...errorResponses(400, 404) },
     },
     onRequest,
-  }, async (request) => {
-    const { endpoint, resumed } = await updateEndpoint(ctx.db, request.principal, request.params.id, request.body);
-    if (resumed) ctx.outbox.notify();
-    return endpoint;
-  });
+  }, async (request) => updateEndpoint(ctx.db, request.principal, request.params.id, request.body));
 
   r.delete('/webhooks/:id', {
     schema: { tags, summary: 'Delete an endpoint and its deliveries', params: IdParams, response: { 200: Deleted, ...errorResponses(404) } },
@@ -65,8 +61,6 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
     const endpoint = await ownEndpoint(ctx.db, request.principal, request.params.id);
     const hit = await countHit(ctx.rateLimits, `webhook-test:${endpoint.id}`, ctx.config.webhookTestLimit, 60);
     enforceWindow(reply, hit, ctx.config.webhookTestLimit, 60, 'test pings of this endpoint');
-    const delivery = await queuePing(ctx.db, request.principal, request.params.id);
-    ctx.outbox.notify();
-    return delivery;
+    return queuePing(ctx.db, request.principal, request.params.id);
   });
 }

@@ -52,7 +52,7 @@ export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const Deleted = Type.Object({ id: Uuid, deleted: Type.Literal(true) });
 
-export const WebhookAttempt = Type.Object({
+const WebhookAttempt = Type.Object({
   id: Uuid,
   attempted_at: DateTime,
   status_code: Nullable(Type.Integer()),

@@ -1,13 +1,14 @@
 // Webhook rules: account-wide endpoint management (the key's node binding does not matter), the
 // once-only signing secret (sealed at rest), the test ping, delivery lists and the operator's retry.
 import type { Kysely } from 'kysely';
+import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
 import type { DB, WebhookDeliveryRow } from '../../db/schema.ts';
-import type { Principal } from '../../http/auth.ts';
-import { AppError, domainError, notFound } from '../../http/errors.ts';
+import type { Principal } from '../../access/principal.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { newSecret } from '../../delivery/signer.ts';
-import { isUuid, newId } from '../../lib/ids.ts';
-import { bit } from '../../lib/json.ts';
+import { conflict, invalid, notFound, unauthenticated } from '../../lib/errors.ts';
+import { lookup, newId } from '../../lib/ids.ts';
+import { bit } from '../../db/columns.ts';
 import { seal } from '../../lib/secret-box.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
@@ -21,14 +22,14 @@ export interface WebhookSettings {
   endpointLimit: number;
 }
 
-export function toEndpoint(row: repo.EndpointPublicRow): WebhookEndpoint {
+function toEndpoint(row: repo.EndpointPublicRow): WebhookEndpoint {
   return {
     id: row.id, name: row.name, url: row.url, events: JSON.parse(row.events) as string[],
     is_active: row.is_active !== 0, created_at: row.created_at, updated_at: row.updated_at,
   };
 }
 
-export function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
+function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
   return {
     id: row.id, event_type: row.event_type, status: row.status as WebhookDelivery['status'], attempt_count: row.attempt_count,
     last_status_code: row.last_status_code, last_attempt_at: row.last_attempt_at, created_at: row.created_at,
@@ -43,7 +44,7 @@ function checkUrl(url: string): string {
     parsed = null;
   }
   if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
-    throw new AppError(400, 'body.url must be an absolute http or https URL');
+    throw invalid('body.url must be an absolute http or https URL');
   }
   return url;
 }
@@ -52,7 +53,7 @@ const uniqueEvents = (events: readonly string[]) => JSON.stringify([...new Set(e
 
 /** The principal's endpoint, or 404 (unknown, malformed id or another account's). */
 export async function ownEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<repo.EndpointPublicRow> {
-  const row = isUuid(id) ? await repo.findEndpoint(db, id) : undefined;
+  const row = await lookup(id, (uuid) => repo.findEndpoint(db, uuid));
   if (!row || row.account_id !== principal.accountId) throw notFound('webhook endpoint');
   return row;
 }
@@ -64,12 +65,12 @@ export async function listEndpoints(db: Kysely<DB>, principal: Principal): Promi
 /** Creates an active endpoint; the secret is in this answer and nowhere else, ever. */
 export async function createEndpoint(db: Kysely<DB>, settings: WebhookSettings, principal: Principal, input: WebhookEndpointInput): Promise<{ secret: string; endpoint: WebhookEndpoint }> {
   const url = checkUrl(input.url);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const account = await repo.lockAccountLimit(trx, principal.accountId);
-    if (!account) throw new AppError(401, 'API key is unknown or revoked');
+    if (!account) throw unauthenticated('API key is unknown or revoked');
     const limit = account.webhook_endpoint_limit ?? settings.endpointLimit;
     if (await repo.countEndpoints(trx, principal.accountId) >= limit) {
-      throw domainError('endpoint_limit_reached', `the account's limit of ${limit} webhook endpoints is reached; delete one first`);
+      throw conflict(`the account's limit of ${limit} webhook endpoints is reached; delete one first`, 'endpoint_limit_reached');
     }
     const now = nowIso();
     const id = newId();
@@ -83,13 +84,8 @@ export async function createEndpoint(db: Kysely<DB>, settings: WebhookSettings, 
   });
 }
 
-export interface UpdateResult {
-  endpoint: WebhookEndpoint;
-  /** True when the endpoint went from paused to active: its waiting deliveries are due. */
-  resumed: boolean;
-}
-
-export async function updateEndpoint(db: Kysely<DB>, principal: Principal, id: string, patch: WebhookEndpointPatch): Promise<UpdateResult> {
+/** Changes an endpoint; one that goes from paused to active wakes the worker: its waiting deliveries are due. */
+export async function updateEndpoint(db: Kysely<DB>, principal: Principal, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint> {
   const row = await ownEndpoint(db, principal, id);
   const changes = {
     ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -98,8 +94,11 @@ export async function updateEndpoint(db: Kysely<DB>, principal: Principal, id: s
     ...(patch.is_active !== undefined ? { is_active: bit(patch.is_active) } : {}),
     updated_at: nowIso(),
   };
-  await repo.updateEndpoint(db, id, changes);
-  return { endpoint: toEndpoint({ ...row, ...changes }), resumed: row.is_active === 0 && changes.is_active === 1 };
+  await inTransaction(db, async (trx) => {
+    await repo.updateEndpoint(trx, id, changes);
+    if (row.is_active === 0 && changes.is_active === 1) wakeAfterCommit(trx);
+  });
+  return toEndpoint({ ...row, ...changes });
 }
 
 export async function deleteEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
@@ -115,7 +114,7 @@ export async function listDeliveries(db: Kysely<DB>, principal: Principal, id: s
 
 /** Queues a signed ping to this endpoint only, whatever it subscribes to (a paused one gets it on resume). */
 export async function queuePing(db: Kysely<DB>, principal: Principal, id: string): Promise<WebhookDelivery> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const endpoint = await ownEndpoint(trx, principal, id);
     const event = await appendEvent(trx, {
       accountId: principal.accountId, type: 'ping', endpointId: id,
@@ -128,9 +127,15 @@ export async function queuePing(db: Kysely<DB>, principal: Principal, id: string
 
 // --- operator ---------------------------------------------------------------------------------
 
-export async function deliveryDetail(db: Kysely<DB>, id: string): Promise<DeliveryDetail> {
-  const row = isUuid(id) ? await repo.findDelivery(db, id) : undefined;
+/** A delivery by id, or not found. */
+async function requireDelivery(db: Kysely<DB>, id: string): Promise<WebhookDeliveryRow> {
+  const row = await lookup(id, (uuid) => repo.findDelivery(db, uuid));
   if (!row) throw notFound('delivery');
+  return row;
+}
+
+export async function deliveryDetail(db: Kysely<DB>, id: string): Promise<DeliveryDetail> {
+  const row = await requireDelivery(db, id);
   const attempts = await repo.listAttempts(db, id);
   return {
     id: row.id, account_id: row.account_id, endpoint_id: row.endpoint_id, event_id: row.event_id, event_type: row.event_type,
@@ -148,10 +153,12 @@ export async function accountDeliveries(db: Kysely<DB>, accountId: string, statu
 
 /** One more attempt of a failed delivery (recorded like the others); 409 unless it is failed. */
 export async function retryDelivery(db: Kysely<DB>, id: string): Promise<DeliveryDetail> {
-  const row = isUuid(id) ? await repo.findDelivery(db, id) : undefined;
-  if (!row) throw notFound('delivery');
-  if (!(await repo.requeueFailed(db, id, nowIso()))) {
-    throw new AppError(409, `only a failed delivery can be retried; this one is ${row.status}`);
-  }
+  const row = await requireDelivery(db, id);
+  const requeued = await inTransaction(db, async (trx) => {
+    const done = await repo.requeueFailed(trx, id, nowIso());
+    if (done) wakeAfterCommit(trx);
+    return done;
+  });
+  if (!requeued) throw conflict(`only a failed delivery can be retried; this one is ${row.status}`);
   return deliveryDetail(db, id);
 }

@@ -1,9 +1,7 @@
-// The worker's view of the delivery tables: claim due deliveries under a lease, and record the
-// attempts' results. One implementation per dialect (PostgreSQL: FOR UPDATE SKIP LOCKED, so many
-// workers share the queue; SQLite: one immediate transaction, as SQLite has one writer).
-import type { Database } from '../db/connect.ts';
-import { postgresStore } from './repository-postgres.ts';
-import { sqliteStore } from './repository-sqlite.ts';
+// The worker's view of the delivery tables, as one interface: claim due deliveries under a lease,
+// and record the attempts' results. One implementation per dialect, chosen once (src/stores.ts):
+// store-postgres.ts (FOR UPDATE SKIP LOCKED, so many workers share the queue) and store-sqlite.ts
+// (one immediate transaction, as SQLite has one writer).
 
 export interface ClaimRequest {
   /** ISO now: deliveries whose next_attempt_at is at or before it are due. */
@@ -82,8 +80,4 @@ export interface DeliveryStore {
   record(records: AttemptRecord[]): Promise<void>;
   /** Gives claimed deliveries back unattempted (due at once), where this claim still holds them. */
   release(deliveries: ClaimedDelivery[], now: string): Promise<void>;
-}
-
-export function deliveryStore(database: Database): DeliveryStore {
-  return database.dialect === 'postgres' ? postgresStore(database.pool!) : sqliteStore(database.db, database.sqlite!);
 }

@@ -1,12 +1,11 @@
 // `repute serve`: migrate, listen, and shut down gracefully on SIGTERM/SIGINT (requests in flight finish).
-import type { Config } from './config.ts';
-import { connect } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { createContext } from './app-context.ts';
-import { buildApp } from './server.ts';
 import type { FastifyInstance } from 'fastify';
-import { startWorker } from './delivery/worker.ts';
-import { notifyOnCommit } from './delivery/pg-wake.ts';
+import type { Config } from '../config.ts';
+import { createContext } from '../context.ts';
+import { connect } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { startWorker } from '../delivery/worker.ts';
+import { buildApp } from '../app.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -19,16 +18,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await migrateToLatest(database.db);
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
-  // Inline: this process delivers webhooks too (woken by its own commits); otherwise wake `repute worker`s on PostgreSQL.
-  const worker = config.worker === 'inline' ? startWorker({ database, config, log: app.log, outbox: ctx.outbox }) : null;
-  const stopNotify = worker === null && database.dialect === 'postgres' ? notifyOnCommit(database, ctx.outbox, app.log) : null;
+  // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
+  // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
+  const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       app.log.info('shutting down: finishing requests in flight');
       await app.close();
-      stopNotify?.();
       await worker?.stop();
       await ctx.rateLimits.close();
       await database.destroy();

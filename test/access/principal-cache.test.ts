@@ -3,7 +3,8 @@
 // keys are remembered apart, so they cost one lookup and never evict a valid key.
 import assert from 'node:assert/strict';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { PrincipalCache, subtreeScope } from '../../src/http/auth.ts';
+import { subtreeScope } from '../../src/access/principal.ts';
+import { principalCache } from '../../src/modules/keys/service.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { randomBytes } from 'node:crypto';
 import { eachDatabase } from '../support/each-database.ts';
@@ -15,7 +16,7 @@ function countingDb(t: TestApp): { db: Kysely<DB>; lookups(): number } {
   let keyLookups = 0;
   const database = t.ctx.database;
   const db = new Kysely<DB>({
-    dialect: database.sqlite ? new SqliteDialect({ database: database.sqlite }) : new PostgresDialect({ pool: database.pool! }),
+    dialect: database.dialect === 'sqlite' ? new SqliteDialect({ database: database.sqlite }) : new PostgresDialect({ pool: database.pool }),
     log: (event) => {
       if (event.level === 'query' && event.query.sql.includes('"api_keys"')) keyLookups++;
     },
@@ -29,7 +30,7 @@ eachDatabase('concurrent resolves of one key run one load; clear() makes the nex
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.regions[0], ['reviews:read']);
   const { db, lookups } = countingDb(t);
-  const cache = new PrincipalCache(db);
+  const cache = principalCache(db);
 
   const principals = await Promise.all(Array.from({ length: 20 }, () => cache.resolve(key)));
   assert.equal(lookups(), 1);
@@ -52,7 +53,7 @@ eachDatabase('concurrent resolves of one key run one load; clear() makes the nex
 eachDatabase('an unknown key is looked up once, not again at every request (a flood of made-up keys stays off the database)', async (t) => {
   const { db, lookups } = countingDb(t);
   // A 1 ms TTL for valid keys: only the separate memory of unknown keys can spare the second lookup.
-  const cache = new PrincipalCache(db, 1);
+  const cache = principalCache(db, 1);
   const unknown = madeUpKey();
   assert.equal(await cache.resolve(unknown), null);
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -64,7 +65,7 @@ eachDatabase('10,001 made-up keys do not push a valid key out of the cache', asy
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.root, ['reviews:read']);
   const { db, lookups } = countingDb(t);
-  const cache = new PrincipalCache(db, 600_000);
+  const cache = principalCache(db, 600_000);
   assert.notEqual(await cache.resolve(key), null);
   for (let batch = 0; batch < 101; batch++) {
     await Promise.all(Array.from({ length: 100 }, () => cache.resolve(madeUpKey())));

@@ -1,12 +1,10 @@
 // Delivery claims and results on SQLite, with prepared better-sqlite3 statements (this is the hot
 // path) in immediate transactions: SQLite has one writer, so a claim cannot race another process's.
 // The lease is written into next_attempt_at, so an expired lease makes the delivery due again.
-import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { type AttemptRecord, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, toClaimed } from './repository.ts';
+import type { SqliteDatabase } from '../db/connect.ts';
+import { type AttemptRecord, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, toClaimed } from './store.ts';
 
-export function sqliteStore(db: Kysely<DB>, sqlite: SQLite.Database): DeliveryStore {
+export function sqliteDeliveryStore({ db, sqlite }: SqliteDatabase): DeliveryStore {
   const candidates = sqlite.prepare<[string], { id: string }>(`
     SELECT e.id FROM webhook_endpoints e
     WHERE e.is_active = 1 AND EXISTS (SELECT 1 FROM webhook_deliveries d

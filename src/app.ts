@@ -17,8 +17,8 @@ import { describeResponses } from './http/openapi-responses.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
 import { adminRoutes, publicRoutes } from './modules/registry.ts';
 
-export const API_PREFIX = '/api/v4';
-export const ADMIN_PREFIX = '/admin/v1';
+const API_PREFIX = '/api/v4';
+const ADMIN_PREFIX = '/admin/v1';
 const DOCS_PREFIX = `${API_PREFIX}/docs`;
 const MiB = 1024 * 1024;
 

@@ -3,8 +3,8 @@
 // endpoint order, each endpoint capped, with FOR UPDATE SKIP LOCKED so concurrent workers never
 // take the same row; the lease is written into next_attempt_at, so an
 // expired lease (a killed worker) makes the delivery due again by itself.
-import type pg from 'pg';
-import { type AttemptRecord, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, toClaimed } from './repository.ts';
+import type { PostgresDatabase } from '../db/connect.ts';
+import { type AttemptRecord, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, toClaimed } from './store.ts';
 
 // $1 room endpoint ids, $2 room sizes, $3 excluded ids, $4 now, $5 first-attempt cutoff,
 // $6 default per-endpoint limit, $7 overall limit, $8 lease end, $9 claim token.
@@ -62,7 +62,7 @@ const RELEASE = `
   FROM unnest($1::text[], $2::text[]) AS r(id, owner)
   WHERE d.id = r.id AND d.lease_owner = r.owner`;
 
-export function postgresStore(pool: pg.Pool): DeliveryStore {
+export function postgresDeliveryStore({ pool }: PostgresDatabase): DeliveryStore {
   return {
     async claim(r: ClaimRequest): Promise<ClaimedDelivery[]> {
       const roomIds = [...r.room.keys()];

@@ -1,43 +1,55 @@
-// Cross-process wake-ups on PostgreSQL: a server that does not deliver itself (REPUTE_WORKER=off)
-// sends NOTIFY when it commits events, and `repute worker` processes LISTEN, so idle deliveries go
-// out at once instead of at the next WEBHOOK_POLL_MS poll. Best effort: the poll still runs.
-import { sql } from 'kysely';
+// Cross-process wake-ups on PostgreSQL: a process whose commits no local consumer hears (a server
+// with REPUTE_WORKER=off, `repute import`, the CLI) sends NOTIFY after each commit of work, and
+// `repute worker` processes LISTEN, so idle deliveries go out at once instead of at the next
+// WEBHOOK_POLL_MS poll. Best effort: the poll still runs.
+import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
-import type { Database } from '../db/connect.ts';
-import { outageTracker } from '../db/outage.ts';
-import type { OutboxSignal } from '../events/signal.ts';
-import type { WorkerLog } from './worker.ts';
+import type { DB } from './schema.ts';
+import type { CommitSignal } from './commit-signal.ts';
+import { type OutageLog, outageTracker } from './outage.ts';
 
 const CHANNEL = 'repute_outbox';
 const RECONNECT_MS = 1000;
+/** Commits in a burst are announced at most this often (the first one at once). */
+const NOTIFY_EVERY_MS = 200;
 
-/** Forwards the in-process outbox signal as NOTIFY (one in flight at a time; bursts coalesce). */
-export function notifyOnCommit(database: Database, outbox: OutboxSignal, log: WorkerLog): () => void {
-  let sending = false;
-  let again = false;
+/**
+ * Forwards the commit signal as NOTIFY when nothing else in this process listens to it: the first
+ * commit after a quiet spell at once, then at most one every NOTIFY_EVERY_MS (a burst of commits,
+ * such as an import's, costs a few round trips a second, not one per commit), and the last one is
+ * always sent. stop() sends one still waiting and waits for the one in flight.
+ */
+export function forwardCommits(db: Kysely<DB>, commits: CommitSignal): { stop(): Promise<void> } {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | null = null;
+  let sending: Promise<void> | null = null;
   const send = () => {
-    if (sending) {
-      again = true;
-      return;
-    }
-    sending = true;
-    sql`select pg_notify(${CHANNEL}, '')`.execute(database.db)
-      .catch((error: unknown) => log.warn({ err: error }, 'NOTIFY of committed events failed'))
-      .finally(() => {
-        sending = false;
-        if (again) {
-          again = false;
-          send();
-        }
-      });
+    timer = null;
+    last = Date.now();
+    sending = sql`select pg_notify(${CHANNEL}, '')`.execute(db).then(
+      () => undefined,
+      (error: unknown) => process.emitWarning(`NOTIFY of committed events failed: ${(error as Error).message}`),
+    ).finally(() => {
+      sending = null;
+    });
   };
-  outbox.on('committed', send);
-  return () => outbox.off('committed', send);
-}
-
-/** One NOTIFY now, for writers outside a server (`repute import`); nothing on SQLite, where workers poll. */
-export async function notifyWorkers(database: Database): Promise<void> {
-  if (database.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(database.db);
+  const onCommit = () => {
+    if (commits.listenerCount('committed') > 1 || timer) return;
+    const wait = last + NOTIFY_EVERY_MS - Date.now();
+    if (wait <= 0) send();
+    else timer = setTimeout(send, wait);
+  };
+  commits.on('committed', onCommit);
+  return {
+    async stop() {
+      commits.off('committed', onCommit);
+      if (timer) {
+        clearTimeout(timer);
+        send();
+      }
+      await sending;
+    },
+  };
 }
 
 /**
@@ -46,9 +58,7 @@ export async function notifyWorkers(database: Database): Promise<void> {
  * itself, every RECONNECT_MS until it works, and onNotify is called once it is back, for what
  * was committed while nobody listened.
  */
-export function listenForCommits(database: Database, onNotify: () => void, log: WorkerLog): () => Promise<void> {
-  const pool = database.pool;
-  if (pool === null) return async () => {};
+export function listenForCommits(pool: pg.Pool, onNotify: () => void, log: OutageLog): () => Promise<void> {
   const outage = outageTracker(log, 'LISTEN for committed events');
   /** The listening connection, with its release (once: a break and a stop may both want it). */
   let client: { c: pg.PoolClient; release(error?: Error): void } | null = null;

@@ -11,15 +11,3 @@ export function fingerprinter(secretKey: Buffer): Fingerprinter {
   const key = Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), 'repute guest-erasure v1', 32));
   return (propertyId, email) => createHmac('sha256', key).update(`${propertyId}\n${email}`).digest('hex');
 }
-
-const cache = new WeakMap<Buffer, Fingerprinter>();
-
-/** The fingerprinter of a configuration's secret key (derived once per key). */
-export function fingerprintFor(secretKey: Buffer): Fingerprinter {
-  let f = cache.get(secretKey);
-  if (!f) {
-    f = fingerprinter(secretKey);
-    cache.set(secretKey, f);
-  }
-  return f;
-}

@@ -1,0 +1,23 @@
+// Who is calling: the account, the node subtree and the scopes of a key, and the plan's features.
+import type { SubtreeScope } from '../db/subtree-page.ts';
+
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  nodeId: string;
+  nodeType: string;
+  scopes: string[];
+  features: Set<string>;
+  /** True when the key is bound to the account's root node: its subtree is the whole account. */
+  isAccountRoot: boolean;
+  /** Ids of the key's node and every node below it. */
+  subtree: string[];
+  /** The account's node count, when the subtree page shape needs it (subtrees of 2 to 64 nodes). */
+  accountNodes?: number;
+  inSubtree(nodeId: string): boolean;
+}
+
+/** The principal's subtree as the paged list queries take it. */
+export const subtreeScope = (p: Principal): SubtreeScope => ({
+  accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot, accountNodes: p.accountNodes,
+});

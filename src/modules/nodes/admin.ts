@@ -1,0 +1,17 @@
+// Operator route of the node hierarchy: add a node to an account.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { RouteContext } from '../../http/route-context.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { NodeInput } from './schemas.ts';
+import { createNode, toNode } from './service.ts';
+
+export function nodeAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().post('/accounts/:id/nodes', {
+    schema: { tags: ['admin'], params: IdParams, body: NodeInput },
+  }, async (request, reply) => {
+    const node = await createNode(ctx.db, request.params.id, request.body);
+    ctx.principals.clear();
+    return reply.status(201).send(toNode(node));
+  });
+}
