@@ -1,12 +1,11 @@
 // For a background loop that keeps retrying the database (a worker's claims, a LISTEN connection):
 // says once that it paused because the database is unavailable and once that it resumed, instead
 // of a warning at every try of the outage.
+import type { Log } from '../lib/log.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
-export interface OutageLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
+/** The part of the shared logger an outage tracker writes to. */
+export type OutageLog = Pick<Log, 'info' | 'warn'>;
 
 export interface Outage {
   /** After a failed try: true when the database is unavailable (the first of an outage is logged); false for any other error. */

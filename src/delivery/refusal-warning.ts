@@ -1,16 +1,13 @@
 // One warning in the log per webhook endpoint whose deliveries the address guard refuses (a private
 // or loopback URL, e.g. a local receiver in the demo): otherwise the only trace would be each
 // attempt's error in the admin API. Once per endpoint and process, not per attempt.
+import type { Log } from '../lib/log.ts';
 import { ADDRESS_REFUSED } from './address-guard.ts';
-
-interface WarnLog {
-  warn(obj: object, msg: string): void;
-}
 
 /** Endpoints remembered at most; past that the memory starts over (a warning may then repeat). */
 const REMEMBERED = 10_000;
 
-export function refusalWarner(log: WarnLog): (endpointId: string, url: string, error: string | null) => void {
+export function refusalWarner(log: Pick<Log, 'warn'>): (endpointId: string, url: string, error: string | null) => void {
   const warned = new Set<string>();
   return (endpointId, url, error) => {
     if (error === null || !error.startsWith(ADDRESS_REFUSED) || warned.has(endpointId)) return;

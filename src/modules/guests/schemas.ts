@@ -187,7 +187,6 @@ function normaliseDate(field: string, value: string): string {
  * tiers, room numbers and booking codes a PMS sends (a few dozen short values); without a cap,
  * pushes of fresh keys grew one row to megabytes, which every later push of the guest rewrites.
  */
-const CUSTOM_FIELDS_MAX_KEYS = MAX_CUSTOM_FIELDS;
 const CUSTOM_FIELDS_MAX_BYTES = 16 * 1024;
 
 /** 400 when a custom-fields map (a push's, or a stored one after the merge) exceeds the cap. */
@@ -196,7 +195,7 @@ export function checkCustomFieldsCap(field: string, fields: Record<string, unkno
   const bytes = Buffer.byteLength(JSON.stringify(fields));
   const what = merged ? `${field} would hold` : `${field} holds`;
   const after = merged ? ' once merged into the stored ones (stored keys are kept)' : '';
-  if (keys > CUSTOM_FIELDS_MAX_KEYS) throw invalid(`${what} ${keys} keys${after}; the limit is ${CUSTOM_FIELDS_MAX_KEYS} keys`);
+  if (keys > MAX_CUSTOM_FIELDS) throw invalid(`${what} ${keys} keys${after}; the limit is ${MAX_CUSTOM_FIELDS} keys`);
   if (bytes > CUSTOM_FIELDS_MAX_BYTES) throw invalid(`${what} ${bytes} bytes as JSON${after}; the limit is ${CUSTOM_FIELDS_MAX_BYTES} bytes (16 KiB)`);
 }
 
