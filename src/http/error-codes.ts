@@ -39,12 +39,7 @@ const BY_STATUS: Record<number, ErrorCode> = {
   429: 'rate_limited', 431: 'headers_too_large', 503: 'database_unavailable',
 };
 
-/**
- * The default code of an error: pagination's rules are recognised by the field their message names
- * (messages name the field by house rule), everything else by its status.
- */
-export function defaultCode(status: number, message: string): ErrorCode {
-  if (status === 400 && message.startsWith('querystring.limit')) return 'limit_invalid';
-  if (status === 400 && message.startsWith('querystring.cursor')) return 'cursor_invalid';
+/** The default code of an error whose thrower named none: the usual meaning of its status. */
+export function defaultCode(status: number): ErrorCode {
   return BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 }

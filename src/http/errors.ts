@@ -11,7 +11,7 @@ export class AppError extends Error {
   /** `code` defaults to the usual meaning of the status (400 field_invalid, 404 not_found, …). */
   constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}, code?: ErrorCode) {
     super(message);
-    this.code = code ?? defaultCode(status, message);
+    this.code = code ?? defaultCode(status);
   }
 }
 
@@ -114,7 +114,7 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
     }
     if (fe.validation) {
       const message = describeValidation(fe.validationContext ?? 'request', fe.validation as AjvError[]);
-      return reply.status(400).send(envelope(message, validationCode(fe.validation as AjvError[], message)));
+      return reply.status(400).send(envelope(message, validationCode(fe.validationContext, fe.validation as AjvError[])));
     }
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -135,12 +135,15 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
   });
 }
 
+/** Pagination's query parameters, whose rules have codes of their own. */
+const PAGINATION_CODES: Record<string, ErrorCode> = { '/limit': 'limit_invalid', '/cursor': 'cursor_invalid' };
+
 /** The code of a schema failure: the first failing rule decides (its message comes first too). */
-function validationCode(errors: AjvError[], message: string): ErrorCode {
-  const first = errors[0]?.keyword;
-  if (first === 'additionalProperties') return 'field_unknown';
-  if (first === 'required') return 'field_required';
-  return defaultCode(400, message);
+function validationCode(context: string | undefined, errors: AjvError[]): ErrorCode {
+  const first = errors[0];
+  if (first?.keyword === 'additionalProperties') return 'field_unknown';
+  if (first?.keyword === 'required') return 'field_required';
+  return (context === 'querystring' && first ? PAGINATION_CODES[first.instancePath] : undefined) ?? 'field_invalid';
 }
 
 // Fastify's own client errors (bad JSON, body too large, wrong content type) in plain words.
@@ -150,6 +153,6 @@ function clientError(error: FastifyError, status: number): { message: string; co
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return { message: 'body must be sent as Content-Type: application/json', code: 'unsupported_media_type' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY': return { message: 'body must not be empty when Content-Type is application/json', code: 'invalid_json' };
     case 'FST_ERR_CTP_INVALID_JSON_BODY': return { message: `body is not valid JSON: ${error.message}`, code: 'invalid_json' };
-    default: return { message: error.message, code: defaultCode(status, error.message) };
+    default: return { message: error.message, code: defaultCode(status) };
   }
 }

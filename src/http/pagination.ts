@@ -71,7 +71,7 @@ export function cursorsFor(secretKey: Buffer): Cursors {
       const valid = extra === undefined && given.length === MAC_BYTES && given.toString('base64url') === tag
         && timingSafeEqual(given, mac(binding, position));
       const key = valid ? decodePosition(position) : null;
-      if (key === null) throw new AppError(400, 'querystring.cursor is invalid: pass the next_cursor of the previous page of this list unchanged');
+      if (key === null) throw new AppError(400, 'querystring.cursor is invalid: pass the next_cursor of the previous page of this list unchanged', {}, 'cursor_invalid');
       return key;
     },
     seal: (binding, key) => sealPosition(binding, encodePosition(key)),
