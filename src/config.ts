@@ -30,6 +30,8 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   readonly webhookAllowPrivate: readonly string[];
   readonly webhookEndpointLimit: number;
+  /** An endpoint whose every counted attempt failed for this long is disabled (0: never). */
+  readonly webhookAutoDisableAfterS: number;
   readonly worker: 'inline' | 'off';
   readonly logLevel: string;
   /** Where people reach this server (links in e-mails, secure cookies); no trailing slash. */
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1, 600_000),
     webhookAllowPrivate: listVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookEndpointLimit: intVar(env, 'WEBHOOK_ENDPOINT_LIMIT', 20, 0, 100_000),
+    webhookAutoDisableAfterS: intVar(env, 'WEBHOOK_AUTO_DISABLE_AFTER_S', 5 * 86400, 0, 365 * 86400),
     worker,
     logLevel: logLevelVar(env),
     publicUrl: publicUrlVar(env, host, port),

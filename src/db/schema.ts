@@ -1,6 +1,6 @@
 // The Database type for Kysely: one interface per table, as the initial migration creates them.
 // Ids and timestamps are ISO/UUID text, booleans 0/1 integers, JSON columns text.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 export interface AccountTable {
   id: string;
@@ -214,6 +214,13 @@ export interface WebhookEndpointTable {
   events: string;
   is_active: number;
   secret_enc: string;
+  /** The secret before the last rotation, sealed the same way; signs too until previous_secret_until. */
+  previous_secret_enc: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The first failed attempt since the last successful one (manual re-sends aside); null when healthy. */
+  failing_since: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why Repute set is_active to false (auto-disable, 410 Gone); null otherwise. */
+  disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -240,6 +247,8 @@ export interface WebhookDeliveryTable {
   lease_until: string | null;
   /** The claim that holds the lease (added by the webhook-leases migration). */
   lease_owner: string | null;
+  /** 1 while a re-send asked through the API is due: one attempt, not counted toward auto-disable. */
+  manual_retry: ColumnType<number, number | undefined, number>;
   created_at: string;
 }
 

@@ -1,6 +1,7 @@
 // One attempt of a claimed delivery: sign the stored body with the endpoint's secret (decrypted once
-// and cached), send it through the address guard, and turn the outcome into the record the worker
-// writes (the delivery's next state per the retry schedule; 410 Gone pauses the endpoint).
+// and cached; also with the previous one during a rotation's grace period), send it through the
+// address guard, and turn the outcome into the record the worker writes (the delivery's next state
+// per the retry schedule, or final after one attempt for a re-send; 410 Gone pauses the endpoint).
 import type { Config } from '../config.ts';
 import { newId } from '../lib/ids.ts';
 import { open } from '../lib/secret-box.ts';
@@ -17,27 +18,36 @@ export interface Attempted {
 export function attempter(config: Pick<Config, 'secretKey' | 'webhookRetryScheduleS'>, sender: Sender): (d: ClaimedDelivery) => Promise<Attempted> {
   const keys = new Map<string, Buffer>();
 
-  const signingKey = (d: ClaimedDelivery): Buffer | null => {
-    let key = keys.get(d.secretEnc);
+  const signingKey = (sealed: string, endpointId: string): Buffer | null => {
+    let key = keys.get(sealed);
     if (key === undefined) {
       try {
-        key = secretKey(open(config.secretKey, d.secretEnc, d.endpointId));
+        key = secretKey(open(config.secretKey, sealed, endpointId));
       } catch {
         return null;
       }
       if (keys.size > 10_000) keys.clear();
-      keys.set(d.secretEnc, key);
+      keys.set(sealed, key);
     }
     return key;
   };
 
+  /** The current secret's key, then the previous one's while its grace period lasts; null if one cannot be opened. */
+  const signingKeys = (d: ClaimedDelivery, now: number): Buffer[] | null => {
+    const sealed = [d.secretEnc];
+    if (d.previousSecretEnc !== null && d.previousSecretUntil !== null && d.previousSecretUntil > now) sealed.push(d.previousSecretEnc);
+    const opened = sealed.map((s) => signingKey(s, d.endpointId));
+    return opened.every((k) => k !== null) ? (opened as Buffer[]) : null;
+  };
+
   return async (d) => {
     const attemptedAt = new Date();
-    const key = signingKey(d);
+    const key = signingKeys(d, attemptedAt.getTime());
     const outcome: AttemptOutcome = key === null
       ? { statusCode: null, durationMs: 0, responseBody: null, retryAfterS: null, error: 'the signing secret cannot be decrypted (was REPUTE_SECRET_KEY changed?)' }
       : await sender.send(d.url, webhookHeaders(key, d.eventId, d.payload, attemptedAt.getTime()), d.payload);
-    const step = nextStep(config.webhookRetryScheduleS, d.attemptCount + 1, outcome, new Date());
+    // A re-send is one attempt: after it the delivery is delivered or failed, whatever the schedule says.
+    const step = nextStep(d.manual ? [] : config.webhookRetryScheduleS, d.manual ? 1 : d.attemptCount + 1, outcome, new Date());
     return {
       outcome,
       record: {
@@ -45,6 +55,7 @@ export function attempter(config: Pick<Config, 'secretKey' | 'webhookRetrySchedu
         statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, responseBody: outcome.responseBody,
         status: step.status, nextAttemptAt: step.nextAttemptAt.toISOString(),
         pauseEndpointId: outcome.statusCode === 410 ? d.endpointId : null,
+        endpointId: d.endpointId, counts: !d.manual,
       },
     };
   };

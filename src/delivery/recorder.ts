@@ -15,7 +15,8 @@ export interface Recorder {
   drain(): Promise<void>;
 }
 
-export function createRecorder(store: DeliveryStore, log: Log, outage: Outage, onWritten: (batch: AttemptRecord[]) => void): Recorder {
+/** autoDisableAfterS: WEBHOOK_AUTO_DISABLE_AFTER_S, handed to every write (0: never disable). */
+export function createRecorder(store: DeliveryStore, log: Log, outage: Outage, onWritten: (batch: AttemptRecord[]) => void, autoDisableAfterS = 0): Recorder {
   const results: AttemptRecord[] = [];
   let writing: Promise<void> | null = null;
   let last = 0;
@@ -38,7 +39,7 @@ export function createRecorder(store: DeliveryStore, log: Log, outage: Outage, o
     last = Date.now();
     const batch = results.splice(0, FLUSH_BATCH);
     try {
-      await store.record(batch);
+      await store.record(batch, autoDisableAfterS);
     } catch (error) {
       results.unshift(...batch);
       last = Date.now() + RETRY_DELAY_MS;

@@ -4,7 +4,7 @@
 // take the same row; the lease is written into next_attempt_at, so an
 // expired lease (a killed worker) makes the delivery due again by itself.
 import type { PostgresDatabase } from '../db/connect.ts';
-import { type AttemptRecord, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, toClaimed } from './store.ts';
+import { type AttemptRecord, autoDisableReason, type ClaimedDelivery, type ClaimedRow, type ClaimRequest, type DeliveryStore, endpointHealth, GONE_REASON, toClaimed } from './store.ts';
 
 // $1 room endpoint ids, $2 room sizes, $3 excluded ids, $4 now, $5 first-attempt cutoff,
 // $6 default per-endpoint limit, $7 overall limit, $8 lease end, $9 claim token.
@@ -36,7 +36,8 @@ const CLAIM = `
   SET next_attempt_at = $8::text, lease_until = $8::text, lease_owner = $9::text
   FROM picked, events ev, webhook_endpoints e
   WHERE d.id = picked.id AND ev.id = d.event_id AND e.id = d.endpoint_id
-  RETURNING d.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, ev.payload, e.url, e.secret_enc`;
+  RETURNING d.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, ev.payload, e.url, e.secret_enc,
+    e.previous_secret_enc, e.previous_secret_until, d.manual_retry`;
 
 // The update only touches deliveries that still exist and still carry this claim's lease (a DELETE
 // wins over an attempt in flight); attempts are kept for exactly those.
@@ -48,14 +49,34 @@ const RECORD = `
   updated AS (
     UPDATE webhook_deliveries d
     SET status = r.status, attempt_count = d.attempt_count + 1, last_status_code = r.code,
-        last_attempt_at = r.at, next_attempt_at = r.next, lease_until = NULL, lease_owner = NULL
+        last_attempt_at = r.at, next_attempt_at = r.next, lease_until = NULL, lease_owner = NULL, manual_retry = 0
     FROM r WHERE d.id = r.id AND d.lease_owner = r.owner
     RETURNING d.id
   )
   INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
   SELECT r.attempt_id, r.id, r.at, r.code, r.duration, r.error, r.body FROM r JOIN updated u ON u.id = r.id`;
 
-const PAUSE = 'UPDATE webhook_endpoints SET is_active = 0, updated_at = $2::text WHERE id = ANY($1::text[])';
+const PAUSE = 'UPDATE webhook_endpoints SET is_active = 0, disabled_reason = $3::text, updated_at = $2::text WHERE id = ANY($1::text[])';
+
+// Endpoint health (auto-disable), written only where it changes: a success clears failing_since, a
+// failure sets it if unset (or restarts it when a success came first in the batch), and an active
+// endpoint failing since at or before the cut-off is disabled with its reason.
+// $1 ids, $2 failing since (null: healthy), $3 restart, $4 reasons, $5 now, $6 cut-off (null: never disable).
+const HEALTH = `
+  UPDATE webhook_endpoints e
+  SET failing_since = x.next_since,
+      is_active = CASE WHEN x.disable THEN 0 ELSE e.is_active END,
+      disabled_reason = CASE WHEN x.disable THEN x.reason ELSE e.disabled_reason END,
+      updated_at = CASE WHEN x.disable THEN $5::text ELSE e.updated_at END
+  FROM (
+    SELECT h.id, h.reason, n.next_since, c.failing_since AS was,
+      (n.next_since IS NOT NULL AND $6::text IS NOT NULL AND c.is_active = 1 AND n.next_since <= $6::text) AS disable
+    FROM unnest($1::text[], $2::text[], $3::bool[], $4::text[]) AS h(id, since, restart, reason)
+    JOIN webhook_endpoints c ON c.id = h.id
+    CROSS JOIN LATERAL (SELECT CASE WHEN h.since IS NULL THEN NULL
+      WHEN h.restart OR c.failing_since IS NULL THEN h.since ELSE c.failing_since END AS next_since) n
+  ) x
+  WHERE e.id = x.id AND (x.disable OR x.next_since IS DISTINCT FROM x.was)`;
 
 const RELEASE = `
   UPDATE webhook_deliveries d SET next_attempt_at = $3::text, lease_until = NULL, lease_owner = NULL
@@ -75,7 +96,7 @@ export function postgresDeliveryStore({ pool }: PostgresDatabase): DeliveryStore
       return rows.map((row) => toClaimed(row, r));
     },
 
-    async record(records: AttemptRecord[]): Promise<void> {
+    async record(records: AttemptRecord[], autoDisableAfterS: number): Promise<void> {
       if (records.length === 0) return;
       const col = <K extends keyof AttemptRecord>(key: K) => records.map((x) => x[key]);
       await pool.query({
@@ -84,7 +105,17 @@ export function postgresDeliveryStore({ pool }: PostgresDatabase): DeliveryStore
           col('attemptId'), col('durationMs'), col('error'), col('responseBody')],
       });
       const gone = [...new Set(records.map((x) => x.pauseEndpointId).filter((id): id is string => id !== null))];
-      if (gone.length > 0) await pool.query({ name: 'repute_endpoint_pause', text: PAUSE, values: [gone, new Date().toISOString()] });
+      if (gone.length > 0) await pool.query({ name: 'repute_endpoint_pause', text: PAUSE, values: [gone, new Date().toISOString(), GONE_REASON] });
+      const health = endpointHealth(records);
+      if (health.length > 0) {
+        const now = Date.now();
+        await pool.query({
+          name: 'repute_endpoint_health', text: HEALTH,
+          values: [health.map((h) => h.endpointId), health.map((h) => h.failingSince), health.map((h) => h.restart),
+            health.map((h) => autoDisableReason(autoDisableAfterS, h.lastError)), new Date(now).toISOString(),
+            autoDisableAfterS > 0 ? new Date(now - autoDisableAfterS * 1000).toISOString() : null],
+        });
+      }
     },
 
     async release(deliveries, now) {

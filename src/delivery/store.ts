@@ -32,6 +32,11 @@ export interface ClaimedRow {
   payload: string;
   url: string;
   secret_enc: string;
+  /** During a rotation's grace period: the previous secret, which signs too until previous_secret_until. */
+  previous_secret_enc: string | null;
+  previous_secret_until: string | null;
+  /** 1: a re-send asked through the API (one attempt, not counted toward auto-disable). */
+  manual_retry: number;
 }
 
 export interface ClaimedDelivery {
@@ -45,6 +50,12 @@ export interface ClaimedDelivery {
   payload: string;
   url: string;
   secretEnc: string;
+  /** The previous secret while it still signs (a rotation's grace period), else null. */
+  previousSecretEnc: string | null;
+  /** Epoch ms when the previous secret stops signing. */
+  previousSecretUntil: number | null;
+  /** A re-send asked through the API: one attempt whatever its outcome, not counted toward auto-disable. */
+  manual: boolean;
   owner: string;
   /** The lease's end (epoch ms): an attempt must not start unless it can finish before. */
   leaseUntil: number;
@@ -54,7 +65,9 @@ export interface ClaimedDelivery {
 export function toClaimed(row: ClaimedRow, claim: Pick<ClaimRequest, 'owner' | 'leaseUntil'>): ClaimedDelivery {
   return {
     id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type, attemptCount: row.attempt_count,
-    payload: row.payload, url: row.url, secretEnc: row.secret_enc, owner: claim.owner, leaseUntil: Date.parse(claim.leaseUntil),
+    payload: row.payload, url: row.url, secretEnc: row.secret_enc,
+    previousSecretEnc: row.previous_secret_enc, previousSecretUntil: row.previous_secret_until === null ? null : Date.parse(row.previous_secret_until),
+    manual: Number(row.manual_retry) === 1, owner: claim.owner, leaseUntil: Date.parse(claim.leaseUntil),
   };
 }
 
@@ -72,12 +85,51 @@ export interface AttemptRecord {
   nextAttemptAt: string;
   /** Set when the answer was 410 Gone: the endpoint is paused. */
   pauseEndpointId: string | null;
+  endpointId: string;
+  /** Whether the attempt counts toward auto-disable (false for a re-send asked through the API). */
+  counts: boolean;
 }
+
+/**
+ * What a batch of results says of each endpoint's health, in order: cleared (its last counted
+ * attempt succeeded), or failing since a time; `restart` when a success came before that failure
+ * within the batch (the stored failing_since is then replaced, not kept).
+ */
+export interface EndpointHealth {
+  endpointId: string;
+  failingSince: string | null;
+  restart: boolean;
+  lastError: string | null;
+}
+
+export function endpointHealth(records: readonly AttemptRecord[]): EndpointHealth[] {
+  const byEndpoint = new Map<string, EndpointHealth>();
+  for (const r of records) {
+    if (!r.counts) continue;
+    const ok = r.error === null;
+    const seen = byEndpoint.get(r.endpointId);
+    if (ok) byEndpoint.set(r.endpointId, { endpointId: r.endpointId, failingSince: null, restart: true, lastError: null });
+    else if (!seen) byEndpoint.set(r.endpointId, { endpointId: r.endpointId, failingSince: r.attemptedAt, restart: false, lastError: r.error });
+    else if (seen.failingSince === null) byEndpoint.set(r.endpointId, { ...seen, failingSince: r.attemptedAt, lastError: r.error });
+    else seen.lastError = r.error;
+  }
+  return [...byEndpoint.values()];
+}
+
+/** The reason recorded on an endpoint that auto-disable turned off. */
+export function autoDisableReason(afterS: number, lastError: string | null): string {
+  const span = afterS % 86400 === 0 ? `${afterS / 86400} days` : afterS % 3600 === 0 ? `${afterS / 3600} hours` : `${afterS} seconds`;
+  return `auto-disabled: every delivery attempt failed for ${span} (WEBHOOK_AUTO_DISABLE_AFTER_S)${lastError ? `; last error: ${lastError}` : ''}`;
+}
+export const GONE_REASON = 'paused: the endpoint answered 410 Gone';
 
 export interface DeliveryStore {
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
-  /** Writes each attempt and its delivery's new state, unless the delivery was deleted or its lease lost. */
-  record(records: AttemptRecord[]): Promise<void>;
+  /**
+   * Writes each attempt and its delivery's new state, unless the delivery was deleted or its lease
+   * lost; keeps each endpoint's failing_since and disables one failing for autoDisableAfterS (0: never).
+   */
+  record(records: AttemptRecord[], autoDisableAfterS: number): Promise<void>;
   /** Gives claimed deliveries back unattempted (due at once), where this claim still holds them. */
   release(deliveries: ClaimedDelivery[], now: string): Promise<void>;
 }

@@ -205,7 +205,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     const probe = breaker.nextProbeAt(Date.now());
     if (probe !== null) wakeAt(probe);
     if (wasFull) wake();
-  });
+  }, config.webhookAutoDisableAfterS);
 
   // --- timers -------------------------------------------------------------------------------
   let timer: NodeJS.Timeout | null = null;

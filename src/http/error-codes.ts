@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   conflict: { status: 409, meaning: 'the request conflicts with the resource\'s state (e.g. retrying a delivery that has not failed)' },
   guest_erased: { status: 409, meaning: 'the guest was erased under GDPR and cannot be pushed again' },
   endpoint_limit_reached: { status: 409, meaning: 'the account\'s limit of webhook endpoints is reached' },
+  delivery_pending: { status: 409, meaning: 'a webhook delivery is re-sent only once it is delivered or failed; this one is still pending' },
+  rotation_in_progress: { status: 409, meaning: 'a webhook secret rotation\'s grace period is running; send `"force": true` to rotate again' },
   body_too_large: { status: 413, meaning: 'the body is over 1 MiB' },
   unsupported_media_type: { status: 415, meaning: 'the body is not sent as `application/json`' },
   property_invalid: { status: 422, meaning: '`property_id` is missing, outside the key\'s scope, or not a property' },

@@ -4,7 +4,7 @@
 export type ErrorKind = 'invalid' | 'unauthenticated' | 'not-found' | 'conflict' | 'unprocessable';
 
 /** Codes that say more than the kind does (src/http/error-codes.ts lists them with every other code). */
-export type DomainCode = 'guest_erased' | 'endpoint_limit_reached';
+export type DomainCode = 'guest_erased' | 'endpoint_limit_reached' | 'delivery_pending' | 'rotation_in_progress';
 
 export class DomainError extends Error {
   constructor(readonly kind: ErrorKind, message: string, readonly code?: DomainCode) {

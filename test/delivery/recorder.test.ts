@@ -41,7 +41,7 @@ const delivered = (d: ClaimedDelivery): AttemptRecord => {
   const at = new Date().toISOString();
   return {
     deliveryId: d.id, owner: d.owner, attemptId: newId(), attemptedAt: at, statusCode: 200, durationMs: 3, error: null,
-    responseBody: 'ok', status: 'delivered', nextAttemptAt: at, pauseEndpointId: null,
+    responseBody: 'ok', status: 'delivered', nextAttemptAt: at, pauseEndpointId: null, endpointId: d.endpointId, counts: true,
   };
 };
 

@@ -1,10 +1,11 @@
 // SQL of webhook endpoints and their deliveries (the worker's claims live in src/delivery/).
 import { type Kysely, PostgresAdapter } from 'kysely';
-import type { DB, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
+import type { DB, WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointTable } from '../../db/schema.ts';
+import type { Insertable } from 'kysely';
 
 const DELIVERY_LIST_LIMIT = 100;
 
-const ENDPOINT_COLUMNS = ['id', 'account_id', 'name', 'url', 'events', 'is_active', 'created_at', 'updated_at'] as const;
+const ENDPOINT_COLUMNS = ['id', 'account_id', 'name', 'url', 'events', 'is_active', 'disabled_reason', 'previous_secret_until', 'created_at', 'updated_at'] as const;
 export type EndpointPublicRow = Pick<WebhookEndpointRow, (typeof ENDPOINT_COLUMNS)[number]>;
 
 export async function listEndpoints(db: Kysely<DB>, accountId: string): Promise<EndpointPublicRow[]> {
@@ -30,11 +31,11 @@ export async function lockAccountLimit(db: Kysely<DB>, accountId: string): Promi
   return (pg ? query.forUpdate() : query).executeTakeFirst();
 }
 
-export async function insertEndpoint(db: Kysely<DB>, row: WebhookEndpointRow): Promise<void> {
+export async function insertEndpoint(db: Kysely<DB>, row: Insertable<WebhookEndpointTable>): Promise<void> {
   await db.insertInto('webhook_endpoints').values(row).execute();
 }
 
-export async function updateEndpoint(db: Kysely<DB>, id: string, changes: Partial<Pick<WebhookEndpointRow, 'name' | 'url' | 'events' | 'is_active' | 'updated_at'>>): Promise<void> {
+export async function updateEndpoint(db: Kysely<DB>, id: string, changes: Partial<Pick<WebhookEndpointRow, 'name' | 'url' | 'events' | 'is_active' | 'disabled_reason' | 'failing_since' | 'updated_at'>>): Promise<void> {
   await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
 }
 
@@ -43,16 +44,41 @@ export async function deleteEndpoint(db: Kysely<DB>, id: string): Promise<void> 
   await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
 }
 
+export type DeliveryListRow = WebhookDeliveryRow & { last_error: string | null };
+
+/** Deliveries with the reason of their last failed attempt (one seek each on webhook_attempts_delivery, newest first). */
+const deliveriesWithLastError = (db: Kysely<DB>) => db.selectFrom('webhook_deliveries as d').selectAll('d')
+  .select((eb) => eb.selectFrom('webhook_attempts as a').select('a.error').whereRef('a.delivery_id', '=', 'd.id')
+    .where('a.error', 'is not', null).orderBy('a.attempted_at', 'desc').limit(1).as('last_error'));
+
 /** The endpoint's most recent deliveries, newest first. */
-export async function listDeliveries(db: Kysely<DB>, endpointId: string, limit = DELIVERY_LIST_LIMIT): Promise<WebhookDeliveryRow[]> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId)
-    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+export async function listDeliveries(db: Kysely<DB>, endpointId: string, limit = DELIVERY_LIST_LIMIT): Promise<DeliveryListRow[]> {
+  return deliveriesWithLastError(db).where('d.endpoint_id', '=', endpointId)
+    .orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
 }
 
-export async function listAccountDeliveries(db: Kysely<DB>, accountId: string, status: string | undefined, limit = DELIVERY_LIST_LIMIT): Promise<WebhookDeliveryRow[]> {
-  let query = db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId);
-  if (status !== undefined) query = query.where('status', '=', status);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+/** The sealed current secret and the end of the previous one's grace period; for rotation only. */
+export async function findSecret(db: Kysely<DB>, id: string): Promise<Pick<WebhookEndpointRow, 'secret_enc' | 'previous_secret_until'> | undefined> {
+  const query = db.selectFrom('webhook_endpoints').select(['secret_enc', 'previous_secret_until']).where('id', '=', id);
+  return (db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function setSecrets(db: Kysely<DB>, id: string, secrets: Pick<WebhookEndpointRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_until' | 'updated_at'>): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(secrets).where('id', '=', id).execute();
+}
+
+/** A delivered or failed delivery becomes due at once for one re-send; false when it is pending (or gone). */
+export async function requeueOnce(db: Kysely<DB>, id: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null, manual_retry: 1 })
+    .where('id', '=', id).where('status', '!=', 'pending').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function listAccountDeliveries(db: Kysely<DB>, accountId: string, status: string | undefined, limit = DELIVERY_LIST_LIMIT): Promise<DeliveryListRow[]> {
+  let query = deliveriesWithLastError(db).where('d.account_id', '=', accountId);
+  if (status !== undefined) query = query.where('d.status', '=', status);
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
 }
 
 export async function findDelivery(db: Kysely<DB>, id: string): Promise<WebhookDeliveryRow | undefined> {
@@ -67,7 +93,7 @@ export async function listAttempts(db: Kysely<DB>, deliveryId: string) {
 /** A failed delivery becomes due once more; returns false when it is not failed. */
 export async function requeueFailed(db: Kysely<DB>, id: string, now: string): Promise<boolean> {
   const result = await db.updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null })
+    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null, manual_retry: 0 })
     .where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -1,12 +1,12 @@
-// Public v4 routes of webhooks: account-wide endpoint management (webhooks:manage), delivery lists
-// and the test ping.
+// Public v4 routes of webhooks: account-wide endpoint management (webhooks:manage), delivery lists,
+// the one-attempt re-send, secret rotation and the test ping.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
-import { Deleted, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, ownEndpoint, queuePing, updateEndpoint } from './service.ts';
+import { Deleted, DeliveryParams, SecretRotated, SecretRotationInput, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
+import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, ownEndpoint, queuePing, resendDelivery, rotateSecret, updateEndpoint } from './service.ts';
 import { countHit, enforceWindow } from '../../http/rate-limit.ts';
 
 export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -28,6 +28,11 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     onRequest,
   }, async (request, reply) => reply.status(201).send(await createEndpoint(ctx.db, settings, request.principal, request.body)));
 
+  r.get('/webhooks/:id', {
+    schema: { tags, summary: 'One endpoint (never its secret)', params: IdParams, response: { 200: WebhookEndpoint, ...errorResponses(404) } },
+    onRequest,
+  }, async (request) => getEndpoint(ctx.db, request.principal, request.params.id));
+
   r.patch('/webhooks/:id', {
     schema: {
       tags, summary: 'Change an endpoint; is_active=false pauses its deliveries, true resumes them', params: IdParams,
@@ -48,6 +53,32 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request) => listDeliveries(ctx.db, request.principal, request.params.id));
+
+  r.post('/webhooks/:id/deliveries/:deliveryId/retry', {
+    schema: {
+      tags, summary: 'Re-send a delivered or failed delivery: one attempt, not counted toward auto-disable', params: DeliveryParams,
+      response: { 202: WebhookDelivery, ...errorResponses(404, 409, 429) },
+    },
+    onRequest,
+  }, async (request, reply) => {
+    // Each re-send is a signed POST to someone's server: counted in the test pings' window.
+    const endpoint = await ownEndpoint(ctx.db, request.principal, request.params.id);
+    const hit = await countHit(ctx.rateLimits, `webhook-test:${endpoint.id}`, ctx.config.webhookTestLimit, 60);
+    enforceWindow(reply, hit, ctx.config.webhookTestLimit, 60, 'test pings and re-sends of this endpoint');
+    return reply.status(202).send(await resendDelivery(ctx.db, request.principal, request.params.id, request.params.deliveryId));
+  });
+
+  r.post('/webhooks/:id/secret/rotate', {
+    schema: {
+      tags, summary: 'A new signing secret, returned this once; the previous one keeps signing for the grace period', params: IdParams,
+      body: SecretRotationInput, response: { 200: SecretRotated, ...errorResponses(400, 404, 409) },
+    },
+    onRequest,
+    // The body is optional: none at all means the defaults.
+    preValidation: async (request) => {
+      if (request.body === undefined || request.body === null) request.body = {};
+    },
+  }, async (request) => rotateSecret(ctx.db, settings, request.principal, request.params.id, request.body));
 
   r.post('/webhooks/:id/test', {
     schema: {

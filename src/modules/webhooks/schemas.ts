@@ -10,9 +10,11 @@ export const WebhookEndpoint = Type.Object({
   url: Type.String({ format: 'uri' }),
   events: Type.Array(Type.String()),
   is_active: Type.Boolean(),
+  disabled_reason: Nullable(Type.String({ description: 'why Repute set is_active to false (auto-disable after uninterrupted failure, or a 410 Gone answer); null when active or paused through the API. PATCH is_active=true clears it.' })),
+  previous_secret_expires_at: Nullable(DateTime),
   created_at: DateTime,
   updated_at: DateTime,
-}, { $id: 'WebhookEndpoint', description: 'The signing secret is never part of this object.' });
+}, { $id: 'WebhookEndpoint', description: 'The signing secret is never part of this object. previous_secret_expires_at: during a secret rotation\'s grace period, when the previous secret stops signing; null otherwise.' });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
 const EventName = Type.Enum([...EVENT_TYPES]);
@@ -46,9 +48,30 @@ export const WebhookDelivery = Type.Object({
   attempt_count: Type.Integer(),
   last_status_code: Nullable(Type.Integer()),
   last_attempt_at: Nullable(DateTime),
+  last_error: Nullable(Type.String({ description: 'the reason of the last failed attempt (e.g. "HTTP 500", a time-out, a refused address); null when no attempt failed' })),
   created_at: DateTime,
 }, { $id: 'WebhookDelivery' });
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+/** 24 hours: receivers have a day to deploy the new secret. */
+export const DEFAULT_GRACE_PERIOD_S = 86_400;
+const MAX_GRACE_PERIOD_S = 7 * 86_400;
+
+export const SecretRotationInput = Type.Object({
+  grace_period_seconds: Type.Optional(Type.Integer({
+    minimum: 0, maximum: MAX_GRACE_PERIOD_S, default: DEFAULT_GRACE_PERIOD_S,
+    description: 'how long the previous secret keeps signing beside the new one (0: not at all)',
+  })),
+  force: Type.Optional(Type.Boolean({ description: 'rotate although a grace period is running; the older previous secret stops signing at once' })),
+}, { additionalProperties: false, $id: 'WebhookSecretRotation' });
+export type SecretRotationInput = Static<typeof SecretRotationInput>;
+
+export const SecretRotated = Type.Object({
+  secret: Type.String({ description: 'the new signing secret (whsec_…); returned this once, never retrievable afterwards' }),
+  endpoint: WebhookEndpoint,
+}, { $id: 'WebhookSecretRotated' });
+
+export const DeliveryParams = Type.Object({ id: Type.String(), deliveryId: Type.String() });
 
 export const Deleted = Type.Object({ id: Uuid, deleted: Type.Literal(true) });
 

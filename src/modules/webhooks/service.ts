@@ -1,5 +1,6 @@
 // Webhook rules: account-wide endpoint management (the key's node binding does not matter), the
-// once-only signing secret (sealed at rest), the test ping, delivery lists and the operator's retry.
+// once-only signing secret (sealed at rest) and its rotation, the test ping, delivery lists, the
+// public one-attempt re-send and the operator's retry.
 import type { Kysely } from 'kysely';
 import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
 import type { DB, WebhookDeliveryRow } from '../../db/schema.ts';
@@ -13,7 +14,7 @@ import { seal } from '../../lib/secret-box.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
 import * as repo from './repository.ts';
-import type { DeliveryDetail, WebhookDelivery, WebhookEndpoint, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
+import { DEFAULT_GRACE_PERIOD_S, type DeliveryDetail, type SecretRotationInput, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointInput, type WebhookEndpointPatch } from './schemas.ts';
 
 export interface WebhookSettings {
   /** REPUTE_SECRET_KEY: seals signing secrets. */
@@ -22,17 +23,19 @@ export interface WebhookSettings {
   endpointLimit: number;
 }
 
-function toEndpoint(row: repo.EndpointPublicRow): WebhookEndpoint {
+function toEndpoint(row: repo.EndpointPublicRow, now = nowIso()): WebhookEndpoint {
+  const until = row.previous_secret_until;
   return {
     id: row.id, name: row.name, url: row.url, events: JSON.parse(row.events) as string[],
-    is_active: row.is_active !== 0, created_at: row.created_at, updated_at: row.updated_at,
+    is_active: row.is_active !== 0, disabled_reason: row.is_active !== 0 ? null : row.disabled_reason,
+    previous_secret_expires_at: until !== null && until > now ? until : null, created_at: row.created_at, updated_at: row.updated_at,
   };
 }
 
-function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
+function toDelivery(row: WebhookDeliveryRow & { last_error?: string | null }): WebhookDelivery {
   return {
     id: row.id, event_type: row.event_type, status: row.status as WebhookDelivery['status'], attempt_count: row.attempt_count,
-    last_status_code: row.last_status_code, last_attempt_at: row.last_attempt_at, created_at: row.created_at,
+    last_status_code: row.last_status_code, last_attempt_at: row.last_attempt_at, last_error: row.last_error ?? null, created_at: row.created_at,
   };
 }
 
@@ -59,7 +62,7 @@ export async function ownEndpoint(db: Kysely<DB>, principal: Principal, id: stri
 }
 
 export async function listEndpoints(db: Kysely<DB>, principal: Principal): Promise<{ data: WebhookEndpoint[] }> {
-  return { data: (await repo.listEndpoints(db, principal.accountId)).map(toEndpoint) };
+  return { data: (await repo.listEndpoints(db, principal.accountId)).map((row) => toEndpoint(row)) };
 }
 
 /** Creates an active endpoint; the secret is in this answer and nowhere else, ever. */
@@ -80,18 +83,26 @@ export async function createEndpoint(db: Kysely<DB>, settings: WebhookSettings, 
       is_active: 1, secret_enc: seal(settings.secretKey, secret, id), created_at: now, updated_at: now,
     };
     await repo.insertEndpoint(trx, row);
-    return { secret, endpoint: toEndpoint(row) };
+    return { secret, endpoint: toEndpoint({ ...row, disabled_reason: null, previous_secret_until: null }) };
   });
 }
 
-/** Changes an endpoint; one that goes from paused to active wakes the worker: its waiting deliveries are due. */
+export async function getEndpoint(db: Kysely<DB>, principal: Principal, id: string): Promise<WebhookEndpoint> {
+  return toEndpoint(await ownEndpoint(db, principal, id));
+}
+
+/**
+ * Changes an endpoint; one that goes from paused to active wakes the worker: its waiting deliveries
+ * are due. Setting is_active (either way) clears the disabled reason and the failure streak, so a
+ * re-enabled endpoint gets the full auto-disable period again.
+ */
 export async function updateEndpoint(db: Kysely<DB>, principal: Principal, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint> {
   const row = await ownEndpoint(db, principal, id);
   const changes = {
     ...(patch.name !== undefined ? { name: patch.name } : {}),
     ...(patch.url !== undefined ? { url: checkUrl(patch.url) } : {}),
     ...(patch.events !== undefined ? { events: uniqueEvents(patch.events) } : {}),
-    ...(patch.is_active !== undefined ? { is_active: bit(patch.is_active) } : {}),
+    ...(patch.is_active !== undefined ? { is_active: bit(patch.is_active), disabled_reason: null, failing_since: null } : {}),
     updated_at: nowIso(),
   };
   await inTransaction(db, async (trx) => {
@@ -110,6 +121,54 @@ export async function deleteEndpoint(db: Kysely<DB>, principal: Principal, id: s
 export async function listDeliveries(db: Kysely<DB>, principal: Principal, id: string): Promise<{ data: WebhookDelivery[] }> {
   await ownEndpoint(db, principal, id);
   return { data: (await repo.listDeliveries(db, id)).map(toDelivery) };
+}
+
+/**
+ * Re-sends a delivered or failed delivery of this endpoint: one attempt, due at once, whose outcome
+ * is final and does not count toward auto-disable. 409 while it is pending (queued or in flight).
+ */
+export async function resendDelivery(db: Kysely<DB>, principal: Principal, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
+  await ownEndpoint(db, principal, endpointId);
+  const row = await lookup(deliveryId, (uuid) => repo.findDelivery(db, uuid));
+  if (!row || row.endpoint_id !== endpointId) throw notFound('delivery');
+  const now = nowIso();
+  const requeued = await inTransaction(db, async (trx) => {
+    const done = await repo.requeueOnce(trx, deliveryId, now);
+    if (done) wakeAfterCommit(trx);
+    return done;
+  });
+  if (!requeued) throw conflict('the delivery is pending (queued or being attempted); a re-send is possible once it is delivered or failed', 'delivery_pending');
+  const [listed] = (await repo.listDeliveries(db, endpointId)).filter((d) => d.id === deliveryId);
+  return toDelivery(listed ?? { ...row, status: 'pending' });
+}
+
+/**
+ * A new signing secret, returned this once. The previous one keeps signing beside it (two
+ * signatures in webhook-signature) for the grace period, so receivers can switch without losing a
+ * delivery. While a grace period runs, another rotation is refused (409) unless forced; a forced
+ * one drops the older previous secret.
+ */
+export async function rotateSecret(db: Kysely<DB>, settings: Pick<WebhookSettings, 'secretKey'>, principal: Principal, id: string, input: SecretRotationInput): Promise<{ secret: string; endpoint: WebhookEndpoint }> {
+  await ownEndpoint(db, principal, id);
+  const grace = input.grace_period_seconds ?? DEFAULT_GRACE_PERIOD_S;
+  return inTransaction(db, async (trx) => {
+    const current = await repo.findSecret(trx, id);
+    if (!current) throw notFound('webhook endpoint');
+    const now = new Date();
+    const nowText = now.toISOString();
+    if (current.previous_secret_until !== null && current.previous_secret_until > nowText && input.force !== true) {
+      throw conflict(`a secret rotation is in progress until ${current.previous_secret_until}; send "force": true to rotate again now`, 'rotation_in_progress');
+    }
+    const secret = newSecret();
+    const until = grace > 0 ? new Date(now.getTime() + grace * 1000).toISOString() : null;
+    // The previous secret stays sealed exactly as it was (same key, bound to the same endpoint id).
+    await repo.setSecrets(trx, id, {
+      secret_enc: seal(settings.secretKey, secret, id), previous_secret_enc: until === null ? null : current.secret_enc,
+      previous_secret_until: until, updated_at: nowText,
+    });
+    const row = await repo.findEndpoint(trx, id);
+    return { secret, endpoint: toEndpoint(row!, nowText) };
+  });
 }
 
 /** Queues a signed ping to this endpoint only, whatever it subscribes to (a paused one gets it on resume). */
