@@ -5,8 +5,9 @@ import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createTree } from '../support/factories.ts';
 import { createEndpoint, deliveries, EVENTS, WEBHOOK_ENV } from './helpers.ts';
 
-const ENDPOINT_FIELDS = ['created_at', 'events', 'id', 'is_active', 'name', 'updated_at', 'url'];
-const DELIVERY_FIELDS = ['attempt_count', 'created_at', 'event_type', 'id', 'last_attempt_at', 'last_status_code', 'status'];
+// The contract's fields plus issue 13's additive ones (disabled_reason, previous_secret_expires_at, last_error).
+const ENDPOINT_FIELDS = ['created_at', 'disabled_reason', 'events', 'id', 'is_active', 'name', 'previous_secret_expires_at', 'updated_at', 'url'];
+const DELIVERY_FIELDS = ['attempt_count', 'created_at', 'event_type', 'id', 'last_attempt_at', 'last_error', 'last_status_code', 'status'];
 const options = { env: WEBHOOK_ENV };
 
 eachDatabase('POST /webhooks answers 201 with the whsec_ secret once; the list and every other answer never carry it', async (t) => {
