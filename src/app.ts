@@ -13,13 +13,12 @@ import { clientErrorHandler, frameworkError } from './http/edge-errors.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
 import { requestSerializer } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { describeResponses } from './http/openapi-responses.ts';
+import { ADMIN_PREFIX, API_PREFIX, documentOptions } from './openapi.ts';
+import { docsOptions } from './http/docs.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
 import { adminRoutes, publicRoutes } from './modules/registry.ts';
 import { registerPages } from './web/plugin.ts';
 
-const API_PREFIX = '/api/v4';
-const ADMIN_PREFIX = '/admin/v1';
 const DOCS_PREFIX = `${API_PREFIX}/docs`;
 const MiB = 1024 * 1024;
 
@@ -92,24 +91,6 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     if (closing || request.raw.complete === false) reply.header('Connection', 'close');
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Repute API', version: '4.0.0', description: 'Reviews, surveys, analytics, insights, nodes, guests and webhooks of one account.' },
-      servers: [{ url: API_PREFIX }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key' } } },
-      security: [{ bearerAuth: [] }],
-    },
-    // Components are named by their $id (Review, Node, …) rather than def-0, def-1.
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    // Only the public API is described; the operator plane is documented in the README.
-    transform: ({ schema, url }) => ({
-      schema: { ...schema, hide: !url.startsWith(API_PREFIX) || url.startsWith(`${API_PREFIX}/docs`) || url === `${API_PREFIX}/openapi.json` } as typeof schema,
-      url: url.slice(API_PREFIX.length) || '/',
-    }),
-    transformObject: (document) => ('openapiObject' in document ? describeResponses(document.openapiObject) : document.swaggerObject),
-  });
-
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
     try {
@@ -126,10 +107,12 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     }
   });
 
-  // The reference page loads the same document from ./json (swagger-ui's own route).
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } });
+  // Each plane has its own document, built from its own routes (src/openapi.ts). The reference page
+  // loads the public one from ./json (swagger-ui's own route).
   await app.register(async (api) => {
-    api.get('/openapi.json', async () => app.swagger());
+    await api.register(swagger, documentOptions('public'));
+    await api.register(swaggerUi, docsOptions('/docs', API_PREFIX));
+    api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger());
     for (const routes of publicRoutes) routes(api, context);
   }, { prefix: API_PREFIX });
 
@@ -147,6 +130,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
         throw new AppError(401, 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"');
       }
     });
+    await admin.register(swagger, documentOptions('admin'));
+    // Behind the admin token like every route of the plane.
+    admin.get('/openapi.json', { schema: { hide: true } }, async () => admin.swagger());
     for (const routes of adminRoutes) routes(admin, context);
   }, { prefix: ADMIN_PREFIX });
 
@@ -163,7 +149,8 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
  */
 function strictQuery(route: RouteOptions): void {
   const url = route.url ?? '';
-  const inApi = (url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PREFIX) && url !== `${API_PREFIX}/openapi.json`) || url.startsWith(ADMIN_PREFIX);
+  const inApi = (url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PREFIX) && url !== `${API_PREFIX}/openapi.json`)
+    || (url.startsWith(ADMIN_PREFIX) && url !== `${ADMIN_PREFIX}/openapi.json`);
   if (inApi && route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: NoQuery };
 }
 

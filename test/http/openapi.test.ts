@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import { eachDatabase } from '../support/each-database.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
-import { visitPage } from '../support/browser.ts';
+import { launchBrowser, visitPage } from '../support/browser.ts';
 
 const PREFIX = '/api/v4';
 
@@ -20,6 +20,8 @@ const CONTRACT = [
   'GET /webhooks', 'POST /webhooks', 'PATCH /webhooks/{id}', 'DELETE /webhooks/{id}', 'GET /webhooks/{id}/deliveries',
   'POST /webhooks/{id}/test',
 ];
+/** Additive operations of issue 13 (the contract allows additions). */
+const ADDITIVE = ['GET /webhooks/{id}', 'POST /webhooks/{id}/deliveries/{deliveryId}/retry', 'POST /webhooks/{id}/secret/rotate'];
 
 /** The public operations the app has registered, as "METHOD /path/{param}" (docs and the document itself aside). */
 function registeredOperations(t: TestApp): string[] {
@@ -56,7 +58,8 @@ test('every documented answer says what its status means, and a 429 documents Re
     const reviews = doc.paths['/reviews'].get.responses;
     assert.equal(reviews['200'].description, 'OK');
     assert.equal(reviews['400'].description, 'Bad Request');
-    assert.equal(reviews['429'].headers['Retry-After'].schema.type, 'integer');
+    assert.deepEqual(reviews['429'].headers['Retry-After'], { $ref: '#/components/headers/Retry-After' });
+    assert.equal(doc.components.headers['Retry-After'].schema.type, 'integer');
     assert.equal(doc.paths['/guests'].post.responses['201'].description, 'Created');
   } finally {
     await t.close();
@@ -75,8 +78,8 @@ eachDatabase('GET /api/v4/openapi.json needs no key and passes an OpenAPI 3.1 va
   // Every $ref points at a component that exists.
   const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
   for (const ref of new Set(refs)) {
-    const name = /#\/components\/schemas\/([^"]+)"/.exec(ref)?.[1];
-    assert.ok(name && doc.components.schemas[name], `dangling ${ref}`);
+    const [, kind, name] = /#\/components\/(schemas|headers)\/([^"]+)"/.exec(ref) ?? [];
+    assert.ok(kind && name && doc.components[kind][name], `dangling ${ref}`);
   }
 });
 
@@ -86,7 +89,7 @@ eachDatabase('the document lists exactly the registered public routes, all of th
   const documented = documentedOperations(doc).sort();
   assert.deepEqual(documented, registered);
   for (const core of ['GET /whoami', 'GET /reviews', 'GET /reviews/{id}', 'GET /nodes']) assert.ok(documented.includes(core), core);
-  for (const op of documented) assert.ok(CONTRACT.includes(op), `${op} is not in section 4 of the API contract`);
+  for (const op of documented) assert.ok(CONTRACT.includes(op) || ADDITIVE.includes(op), `${op} is not in section 4 of the API contract nor an additive route`);
   for (const path of Object.keys(doc.paths)) assert.doesNotMatch(path, /^\/(admin|healthz|readyz|docs|openapi)/);
 });
 
@@ -104,7 +107,11 @@ eachDatabase('every documented operation declares its path parameters and a sche
       for (const s of ['401', '403', ...(templated.length ? ['404'] : [])]) assert.ok(statuses.includes(s), `${where}: ${s} documented`);
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
         assert.ok(response.content?.['application/json']?.schema, `${where} ${status}: a JSON schema`);
-        if (!status.startsWith('2')) assert.deepEqual(response.content['application/json'].schema.required, ['error'], `${where} ${status}: the error envelope`);
+        if (!status.startsWith('2')) {
+          // One shared Error component: the envelope.
+          assert.deepEqual(response.content['application/json'].schema, { $ref: '#/components/schemas/Error' }, `${where} ${status}`);
+          assert.deepEqual(doc.components.schemas.Error.required, ['error'], 'the error envelope');
+        }
       }
     }
   }
@@ -166,6 +173,8 @@ eachDatabase('GET /api/v4/docs serves the reference page, whose assets load and 
     assert.match(String(r.headers['content-type']), /^text\/html/);
     const assets = [...r.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, `http://localhost${page}`).pathname);
     assert.ok(assets.some((a) => a.endsWith('/swagger-initializer.js')), 'the page runs the initializer');
+    assert.match(r.body, /<title>Repute API reference<\/title>/);
+    assert.doesNotMatch(r.body, /https?:\/\//, 'no asset from elsewhere');
     for (const asset of assets) {
       const a = await t.app.inject({ method: 'GET', url: asset });
       assert.equal(a.statusCode, 200, `${page} → ${asset}`);
@@ -187,7 +196,29 @@ test('the reference page renders the API in headless Chromium', async () => {
       await page.locator('.opblock-summary-path', { hasText: /^\/reviews$/ }).first().waitFor();
       assert.ok(await page.locator('.opblock-summary-path', { hasText: '/webhooks/{id}/deliveries' }).count() > 0);
       assert.deepEqual(errors, []);
+      // Repute's own page: its title, no framework top bar or logo.
+      assert.equal(await page.title(), 'Repute API reference');
+      assert.equal(await page.locator('.topbar').isVisible(), false);
+      assert.equal(await page.locator('img[src*="swagger"], img[alt*="Swagger"]').count(), 0);
     });
+    // Offline: every request the page makes stays on this server (anything else is aborted and named).
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const outside: string[] = [];
+      await page.route('**/*', (route) => {
+        if (route.request().url().startsWith(address)) return route.continue();
+        outside.push(route.request().url());
+        return route.abort();
+      });
+      await page.goto(`${address}${PREFIX}/docs`, { waitUntil: 'networkidle', timeout: 30_000 });
+      await page.locator('.swagger-ui .info .title').waitFor({ timeout: 20_000 });
+      assert.deepEqual(outside, []);
+      const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+      assert.match(icon ?? '', /favicon\.svg$/);
+    } finally {
+      await browser.close();
+    }
   } finally {
     await t.close();
   }

@@ -10,6 +10,7 @@ import { scores } from './service.ts';
 export function analyticsRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/analytics/scores', {
     schema: {
+      operationId: 'getAnalyticsScores',
       tags: ['analytics'], summary: 'Reputation scores of the visible reviews of the key\'s subtree',
       response: { 200: AnalyticsScores, ...errorResponses() },
     },

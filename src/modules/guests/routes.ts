@@ -13,6 +13,7 @@ export function guestRoutes(app: FastifyInstance, ctx: RouteContext & GuestConte
 
   r.post('/guests', {
     schema: {
+      operationId: 'pushGuest',
       tags: ['guests'],
       summary: 'Create or update a guest at a property, and optionally one stay',
       description: 'Guest identity is (property, trimmed lower-cased e-mail); stay identity is (property, reservation.external_id). '

@@ -15,6 +15,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.get('/insights/recommendations', {
     schema: {
+      operationId: 'listRecommendations',
       tags: ['insights'], summary: 'Recommendations for the whole account, newest first',
       querystring: PageQuery, response: { 200: Page(Recommendation), ...errorResponses(400) },
     },
@@ -24,6 +25,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.get('/insights/mentions', {
     schema: {
+      operationId: 'listMentions',
       tags: ['insights'], summary: 'Topic mentions from reviews of the key\'s subtree, newest first',
       querystring: PageQuery, response: { 200: Page(Mention), ...errorResponses(400) },
     },
@@ -31,7 +33,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit)));
 
   r.get('/insights/topics', {
-    schema: { tags: ['insights'], summary: 'Topic labels readable by the account: global ones and its own', response: { 200: List(Topic), ...errorResponses() } },
+    schema: { operationId: 'listTopics', tags: ['insights'], summary: 'Topic labels readable by the account: global ones and its own', response: { 200: List(Topic), ...errorResponses() } },
     onRequest,
   }, async (request) => ({ data: await listTopics(ctx.db, request.principal) }));
 }

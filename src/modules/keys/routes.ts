@@ -8,7 +8,7 @@ import { WhoAmI } from './schemas.ts';
 
 export function whoamiRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/whoami', {
-    schema: { tags: ['identity'], summary: 'The account, node and scopes of the key', response: { 200: WhoAmI, ...errorResponses() } },
+    schema: { operationId: 'whoami', tags: ['identity'], summary: 'The account, node and scopes of the key', response: { 200: WhoAmI, ...errorResponses() } },
     onRequest: requireKey(ctx, null, null),
   }, async (request) => ({ account_id: request.principal.accountId, node_id: request.principal.nodeId, scopes: request.principal.scopes }));
 }

@@ -9,7 +9,7 @@ import { listVisibleNodes } from './service.ts';
 
 export function nodeRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/nodes', {
-    schema: { tags: ['nodes'], summary: 'Nodes within the key\'s scope', response: { 200: List(Node), ...errorResponses() } },
+    schema: { operationId: 'listNodes', tags: ['nodes'], summary: 'Nodes within the key\'s scope', response: { 200: List(Node), ...errorResponses() } },
     onRequest: requireKey(ctx, 'nodes:read', 'nodes'),
   }, async (request) => ({ data: await listVisibleNodes(ctx.db, request.principal) }));
 }

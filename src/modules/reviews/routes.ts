@@ -16,6 +16,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.get('/reviews', {
     schema: {
+      operationId: 'listReviews',
       tags: ['reviews'], summary: 'Reviews of the key\'s subtree, newest first, hidden ones included',
       querystring: PageQuery, response: { 200: Page(Review), ...errorResponses(400, 429) },
     },
@@ -24,7 +25,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit)));
 
   r.get('/reviews/:id', {
-    schema: { tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...errorResponses(404) } },
+    schema: { operationId: 'getReview', tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...errorResponses(404) } },
     onRequest,
   }, async (request) => getReview(ctx.db, request.principal, request.params.id));
 }

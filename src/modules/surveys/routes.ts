@@ -15,6 +15,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.get('/surveys', {
     schema: {
+      operationId: 'listSurveys',
       tags: ['surveys'], summary: 'Published surveys owned by nodes of the key\'s subtree, newest first',
       querystring: PageQuery, response: { 200: Page(Survey), ...errorResponses(400) },
     },
@@ -22,12 +23,13 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listSurveys(ctx.db, request.principal, after, limit)));
 
   r.get('/surveys/:id', {
-    schema: { tags: ['surveys'], summary: 'One published survey with its published definition', params: IdParams, response: { 200: SurveyDetail, ...errorResponses(404) } },
+    schema: { operationId: 'getSurvey', tags: ['surveys'], summary: 'One published survey with its published definition', params: IdParams, response: { 200: SurveyDetail, ...errorResponses(404) } },
     onRequest,
   }, async (request) => getSurvey(ctx.db, request.principal, request.params.id));
 
   r.get('/surveys/:id/responses', {
     schema: {
+      operationId: 'listSurveyResponses',
       tags: ['surveys'], summary: 'Responses to a survey given at nodes of the key\'s subtree, newest first',
       params: IdParams, querystring: PageQuery, response: { 200: Page(SurveyResponse), ...errorResponses(400, 404) },
     },
@@ -37,6 +39,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.get('/surveys/:id/responses/:responseId/answers', {
     schema: {
+      operationId: 'listSurveyAnswers',
       tags: ['surveys'], summary: 'The answers of one response, in the order given',
       params: ResponseIdParams, response: { 200: List(SurveyAnswer), ...errorResponses(404) },
     },

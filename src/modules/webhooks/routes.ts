@@ -16,12 +16,13 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
 
   r.get('/webhooks', {
-    schema: { tags, summary: 'The account\'s webhook endpoints (never their secrets)', response: { 200: List(WebhookEndpoint), ...errorResponses() } },
+    schema: { operationId: 'listWebhookEndpoints', tags, summary: 'The account\'s webhook endpoints (never their secrets)', response: { 200: List(WebhookEndpoint), ...errorResponses() } },
     onRequest,
   }, async (request) => listEndpoints(ctx.db, request.principal));
 
   r.post('/webhooks', {
     schema: {
+      operationId: 'createWebhookEndpoint',
       tags, summary: 'Register an endpoint; the signing secret is returned this once', body: WebhookEndpointInput,
       response: { 201: WebhookEndpointCreated, ...errorResponses(400, 409) },
     },
@@ -29,12 +30,13 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }, async (request, reply) => reply.status(201).send(await createEndpoint(ctx.db, settings, request.principal, request.body)));
 
   r.get('/webhooks/:id', {
-    schema: { tags, summary: 'One endpoint (never its secret)', params: IdParams, response: { 200: WebhookEndpoint, ...errorResponses(404) } },
+    schema: { operationId: 'getWebhookEndpoint', tags, summary: 'One endpoint (never its secret)', params: IdParams, response: { 200: WebhookEndpoint, ...errorResponses(404) } },
     onRequest,
   }, async (request) => getEndpoint(ctx.db, request.principal, request.params.id));
 
   r.patch('/webhooks/:id', {
     schema: {
+      operationId: 'updateWebhookEndpoint',
       tags, summary: 'Change an endpoint; is_active=false pauses its deliveries, true resumes them', params: IdParams,
       body: WebhookEndpointPatch, response: { 200: WebhookEndpoint, ...errorResponses(400, 404) },
     },
@@ -42,12 +44,13 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }, async (request) => updateEndpoint(ctx.db, request.principal, request.params.id, request.body));
 
   r.delete('/webhooks/:id', {
-    schema: { tags, summary: 'Delete an endpoint and its deliveries', params: IdParams, response: { 200: Deleted, ...errorResponses(404) } },
+    schema: { operationId: 'deleteWebhookEndpoint', tags, summary: 'Delete an endpoint and its deliveries', params: IdParams, response: { 200: Deleted, ...errorResponses(404) } },
     onRequest,
   }, async (request) => deleteEndpoint(ctx.db, request.principal, request.params.id));
 
   r.get('/webhooks/:id/deliveries', {
     schema: {
+      operationId: 'listWebhookDeliveries',
       tags, summary: 'The endpoint\'s 100 most recent deliveries, newest first', params: IdParams,
       response: { 200: List(WebhookDelivery), ...errorResponses(404) },
     },
@@ -56,6 +59,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.post('/webhooks/:id/deliveries/:deliveryId/retry', {
     schema: {
+      operationId: 'retryWebhookDelivery',
       tags, summary: 'Re-send a delivered or failed delivery: one attempt, not counted toward auto-disable', params: DeliveryParams,
       response: { 202: WebhookDelivery, ...errorResponses(404, 409, 429) },
     },
@@ -70,6 +74,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.post('/webhooks/:id/secret/rotate', {
     schema: {
+      operationId: 'rotateWebhookSecret',
       tags, summary: 'A new signing secret, returned this once; the previous one keeps signing for the grace period', params: IdParams,
       body: SecretRotationInput, response: { 200: SecretRotated, ...errorResponses(400, 404, 409) },
     },
@@ -82,6 +87,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.post('/webhooks/:id/test', {
     schema: {
+      operationId: 'testWebhookEndpoint',
       tags, summary: 'Queue a signed ping delivery to this endpoint, whatever it subscribes to', params: IdParams,
       response: { 200: WebhookDelivery, ...errorResponses(404, 429) },
     },
