@@ -13,6 +13,7 @@ import { ErrorBody } from './http/schemas.ts';
 export const API_PREFIX = '/api/v4';
 export const ADMIN_PREFIX = '/admin/v1';
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON, whatever @fastify/swagger typed it as
 type Json = Record<string, any>;
 type Plane = 'public' | 'admin';
 
