@@ -57,6 +57,11 @@ export async function listDeliveries(db: Kysely<DB>, endpointId: string, limit =
     .orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
 }
 
+/** One delivery with the reason of its last failed attempt. */
+export async function findListedDelivery(db: Kysely<DB>, id: string): Promise<DeliveryListRow | undefined> {
+  return deliveriesWithLastError(db).where('d.id', '=', id).executeTakeFirst();
+}
+
 /** The sealed current secret and the end of the previous one's grace period; for rotation only. */
 export async function findSecret(db: Kysely<DB>, id: string): Promise<Pick<WebhookEndpointRow, 'secret_enc' | 'previous_secret_until'> | undefined> {
   const query = db.selectFrom('webhook_endpoints').select(['secret_enc', 'previous_secret_until']).where('id', '=', id);

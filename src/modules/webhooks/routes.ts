@@ -6,7 +6,8 @@ import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
 import { Deleted, DeliveryParams, SecretRotated, SecretRotationInput, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
-import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, ownEndpoint, queuePing, resendDelivery, rotateSecret, updateEndpoint } from './service.ts';
+import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, ownEndpoint, queuePing, resendDelivery, updateEndpoint } from './service.ts';
+import { rotateSecret } from './secrets.ts';
 import { countHit, enforceWindow } from '../../http/rate-limit.ts';
 
 export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {

@@ -1,5 +1,5 @@
 // Webhook rules: account-wide endpoint management (the key's node binding does not matter), the
-// once-only signing secret (sealed at rest) and its rotation, the test ping, delivery lists, the
+// once-only signing secret (sealed at rest; its rotation is in secrets.ts), the test ping, delivery lists, the
 // public one-attempt re-send and the operator's retry.
 import type { Kysely } from 'kysely';
 import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
@@ -14,7 +14,7 @@ import { seal } from '../../lib/secret-box.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
 import * as repo from './repository.ts';
-import { DEFAULT_GRACE_PERIOD_S, type DeliveryDetail, type SecretRotationInput, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointInput, type WebhookEndpointPatch } from './schemas.ts';
+import type { DeliveryDetail, WebhookDelivery, WebhookEndpoint, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
 
 export interface WebhookSettings {
   /** REPUTE_SECRET_KEY: seals signing secrets. */
@@ -23,7 +23,7 @@ export interface WebhookSettings {
   endpointLimit: number;
 }
 
-function toEndpoint(row: repo.EndpointPublicRow, now = nowIso()): WebhookEndpoint {
+export function toEndpoint(row: repo.EndpointPublicRow, now = nowIso()): WebhookEndpoint {
   const until = row.previous_secret_until;
   return {
     id: row.id, name: row.name, url: row.url, events: JSON.parse(row.events) as string[],
@@ -138,37 +138,7 @@ export async function resendDelivery(db: Kysely<DB>, principal: Principal, endpo
     return done;
   });
   if (!requeued) throw conflict('the delivery is pending (queued or being attempted); a re-send is possible once it is delivered or failed', 'delivery_pending');
-  const [listed] = (await repo.listDeliveries(db, endpointId)).filter((d) => d.id === deliveryId);
-  return toDelivery(listed ?? { ...row, status: 'pending' });
-}
-
-/**
- * A new signing secret, returned this once. The previous one keeps signing beside it (two
- * signatures in webhook-signature) for the grace period, so receivers can switch without losing a
- * delivery. While a grace period runs, another rotation is refused (409) unless forced; a forced
- * one drops the older previous secret.
- */
-export async function rotateSecret(db: Kysely<DB>, settings: Pick<WebhookSettings, 'secretKey'>, principal: Principal, id: string, input: SecretRotationInput): Promise<{ secret: string; endpoint: WebhookEndpoint }> {
-  await ownEndpoint(db, principal, id);
-  const grace = input.grace_period_seconds ?? DEFAULT_GRACE_PERIOD_S;
-  return inTransaction(db, async (trx) => {
-    const current = await repo.findSecret(trx, id);
-    if (!current) throw notFound('webhook endpoint');
-    const now = new Date();
-    const nowText = now.toISOString();
-    if (current.previous_secret_until !== null && current.previous_secret_until > nowText && input.force !== true) {
-      throw conflict(`a secret rotation is in progress until ${current.previous_secret_until}; send "force": true to rotate again now`, 'rotation_in_progress');
-    }
-    const secret = newSecret();
-    const until = grace > 0 ? new Date(now.getTime() + grace * 1000).toISOString() : null;
-    // The previous secret stays sealed exactly as it was (same key, bound to the same endpoint id).
-    await repo.setSecrets(trx, id, {
-      secret_enc: seal(settings.secretKey, secret, id), previous_secret_enc: until === null ? null : current.secret_enc,
-      previous_secret_until: until, updated_at: nowText,
-    });
-    const row = await repo.findEndpoint(trx, id);
-    return { secret, endpoint: toEndpoint(row!, nowText) };
-  });
+  return toDelivery((await repo.findListedDelivery(db, deliveryId)) ?? { ...row, status: 'pending' });
 }
 
 /** Queues a signed ping to this endpoint only, whatever it subscribes to (a paused one gets it on resume). */
