@@ -118,7 +118,8 @@ export function endpointHealth(records: readonly AttemptRecord[]): EndpointHealt
 
 /** The reason recorded on an endpoint that auto-disable turned off. */
 export function autoDisableReason(afterS: number, lastError: string | null): string {
-  const span = afterS % 86400 === 0 ? `${afterS / 86400} days` : afterS % 3600 === 0 ? `${afterS / 3600} hours` : `${afterS} seconds`;
+  const [n, unit] = afterS % 86400 === 0 ? [afterS / 86400, 'day'] : afterS % 3600 === 0 ? [afterS / 3600, 'hour'] : [afterS, 'second'];
+  const span = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return `auto-disabled: every delivery attempt failed for ${span} (WEBHOOK_AUTO_DISABLE_AFTER_S)${lastError ? `; last error: ${lastError}` : ''}`;
 }
 export const GONE_REASON = 'paused: the endpoint answered 410 Gone';

@@ -216,7 +216,7 @@ eachDatabase('an endpoint failing without a break for WEBHOOK_AUTO_DISABLE_AFTER
       const e = (await t.api(key, 'GET', `/webhooks/${endpoint.id}`)).json();
       return e.is_active === false ? e : null;
     }, 5000, 'the endpoint disabled');
-    assert.match(current.disabled_reason, /^auto-disabled: every delivery attempt failed for 1 seconds \(WEBHOOK_AUTO_DISABLE_AFTER_S\); last error: HTTP 500$/);
+    assert.match(current.disabled_reason, /^auto-disabled: every delivery attempt failed for 1 second \(WEBHOOK_AUTO_DISABLE_AFTER_S\); last error: HTTP 500$/);
     assert.deepEqual((await t.api(key, 'GET', '/webhooks')).json().data.map((e: any) => e.disabled_reason), [current.disabled_reason]);
     const requests = receiver.requests.length;
     await sleep(300);
