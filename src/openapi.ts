@@ -61,12 +61,12 @@ export function documentOptions(plane: Plane): FastifyDynamicSwaggerOptions {
         ? {
           title: 'Repute API', version: '4.0.0',
           description: 'Reviews, surveys, analytics, insights, nodes, guests and webhooks of one account.',
-          license: { name: 'Proprietary', url: 'https://example.invalid/repute/license' },
+          license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         }
         : {
           title: 'Repute admin API', version: '1.0.0',
           description: 'The operator plane: present only when REPUTE_ADMIN_TOKEN is set, and guarded by it (this document too).',
-          license: { name: 'Proprietary', url: 'https://example.invalid/repute/license' },
+          license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         },
       servers: [{ url: prefix }],
       components: { securitySchemes: SECURITY[plane] },
