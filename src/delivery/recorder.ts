@@ -39,7 +39,12 @@ export function createRecorder(store: DeliveryStore, log: Log, outage: Outage, o
     last = Date.now();
     const batch = results.splice(0, FLUSH_BATCH);
     try {
-      await store.record(batch, autoDisableAfterS);
+      const disabled = await store.record(batch, autoDisableAfterS);
+      // The endpoint shows it too (disabled_reason); the operator hears of it here, once.
+      for (const endpoint of disabled) {
+        log.warn({ endpoint, setting: 'WEBHOOK_AUTO_DISABLE_AFTER_S', afterS: autoDisableAfterS },
+          `webhook endpoint ${endpoint} auto-disabled: every delivery attempt failed for ${autoDisableAfterS} s; PATCH is_active=true re-enables it`);
+      }
     } catch (error) {
       results.unshift(...batch);
       last = Date.now() + RETRY_DELAY_MS;

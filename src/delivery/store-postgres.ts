@@ -76,7 +76,8 @@ const HEALTH = `
     CROSS JOIN LATERAL (SELECT CASE WHEN h.since IS NULL THEN NULL
       WHEN h.restart OR c.failing_since IS NULL THEN h.since ELSE c.failing_since END AS next_since) n
   ) x
-  WHERE e.id = x.id AND (x.disable OR x.next_since IS DISTINCT FROM x.was)`;
+  WHERE e.id = x.id AND (x.disable OR x.next_since IS DISTINCT FROM x.was)
+  RETURNING e.id, x.disable AS disabled`;
 
 const RELEASE = `
   UPDATE webhook_deliveries d SET next_attempt_at = $3::text, lease_until = NULL, lease_owner = NULL
@@ -96,8 +97,8 @@ export function postgresDeliveryStore({ pool }: PostgresDatabase): DeliveryStore
       return rows.map((row) => toClaimed(row, r));
     },
 
-    async record(records: AttemptRecord[], autoDisableAfterS: number): Promise<void> {
-      if (records.length === 0) return;
+    async record(records: AttemptRecord[], autoDisableAfterS: number): Promise<string[]> {
+      if (records.length === 0) return [];
       const col = <K extends keyof AttemptRecord>(key: K) => records.map((x) => x[key]);
       await pool.query({
         name: 'repute_delivery_record', text: RECORD,
@@ -107,15 +108,15 @@ export function postgresDeliveryStore({ pool }: PostgresDatabase): DeliveryStore
       const gone = [...new Set(records.map((x) => x.pauseEndpointId).filter((id): id is string => id !== null))];
       if (gone.length > 0) await pool.query({ name: 'repute_endpoint_pause', text: PAUSE, values: [gone, new Date().toISOString(), GONE_REASON] });
       const health = endpointHealth(records);
-      if (health.length > 0) {
-        const now = Date.now();
-        await pool.query({
-          name: 'repute_endpoint_health', text: HEALTH,
-          values: [health.map((h) => h.endpointId), health.map((h) => h.failingSince), health.map((h) => h.restart),
-            health.map((h) => autoDisableReason(autoDisableAfterS, h.lastError)), new Date(now).toISOString(),
-            autoDisableAfterS > 0 ? new Date(now - autoDisableAfterS * 1000).toISOString() : null],
-        });
-      }
+      if (health.length === 0) return [];
+      const now = Date.now();
+      const { rows } = await pool.query<{ id: string; disabled: boolean }>({
+        name: 'repute_endpoint_health', text: HEALTH,
+        values: [health.map((h) => h.endpointId), health.map((h) => h.failingSince), health.map((h) => h.restart),
+          health.map((h) => autoDisableReason(autoDisableAfterS, h.lastError)), new Date(now).toISOString(),
+          autoDisableAfterS > 0 ? new Date(now - autoDisableAfterS * 1000).toISOString() : null],
+      });
+      return rows.filter((row) => row.disabled).map((row) => row.id);
     },
 
     async release(deliveries, now) {

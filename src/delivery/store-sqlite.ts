@@ -53,7 +53,8 @@ export function sqliteDeliveryStore({ db, sqlite }: SqliteDatabase): DeliverySto
     return claimed;
   });
 
-  const recordTx = sqlite.transaction((records: AttemptRecord[], autoDisableAfterS: number) => {
+  const recordTx = sqlite.transaction((records: AttemptRecord[], autoDisableAfterS: number): string[] => {
+    const disabled: string[] = [];
     for (const x of records) {
       // Nothing is written for a delivery that was deleted (DELETE wins) or whose lease was lost.
       const changed = update.run(x.status, x.statusCode, x.attemptedAt, x.nextAttemptAt, x.deliveryId, x.owner).changes;
@@ -68,8 +69,11 @@ export function sqliteDeliveryStore({ db, sqlite }: SqliteDatabase): DeliverySto
         continue;
       }
       failing.run(h.failingSince, h.endpointId, h.restart ? 1 : 0);
-      if (autoDisableAfterS > 0) disable.run(autoDisableReason(autoDisableAfterS, h.lastError), now.toISOString(), h.endpointId, cutoff);
+      if (autoDisableAfterS > 0 && disable.run(autoDisableReason(autoDisableAfterS, h.lastError), now.toISOString(), h.endpointId, cutoff).changes === 1) {
+        disabled.push(h.endpointId);
+      }
     }
+    return disabled;
   });
 
   const releaseTx = sqlite.transaction((deliveries: ClaimedDelivery[], now: string) => {
@@ -83,7 +87,7 @@ export function sqliteDeliveryStore({ db, sqlite }: SqliteDatabase): DeliverySto
   return {
     claim: (r) => exclusive(() => claimTx.immediate(r)),
     async record(records, autoDisableAfterS) {
-      if (records.length > 0) await exclusive(() => recordTx.immediate(records, autoDisableAfterS));
+      return records.length > 0 ? exclusive(() => recordTx.immediate(records, autoDisableAfterS)) : [];
     },
     async release(deliveries, now) {
       if (deliveries.length > 0) await exclusive(() => releaseTx.immediate(deliveries, now));

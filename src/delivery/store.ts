@@ -129,8 +129,9 @@ export interface DeliveryStore {
   /**
    * Writes each attempt and its delivery's new state, unless the delivery was deleted or its lease
    * lost; keeps each endpoint's failing_since and disables one failing for autoDisableAfterS (0: never).
+   * Answers the ids of the endpoints this write disabled.
    */
-  record(records: AttemptRecord[], autoDisableAfterS: number): Promise<void>;
+  record(records: AttemptRecord[], autoDisableAfterS: number): Promise<string[]>;
   /** Gives claimed deliveries back unattempted (due at once), where this claim still holds them. */
   release(deliveries: ClaimedDelivery[], now: string): Promise<void>;
 }

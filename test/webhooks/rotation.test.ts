@@ -8,6 +8,7 @@ import { createKey, createReview, createTree } from '../support/factories.ts';
 import { startReceiver, type ReceivedRequest } from '../support/receiver.ts';
 import type { TestApp } from '../support/app.ts';
 import { newSecret } from '../../src/delivery/signer.ts';
+import { startWorker } from '../../src/delivery/worker.ts';
 import { createEndpoint, deliveries, sleep, until, WEBHOOK_ENV, worker } from './helpers.ts';
 
 async function setup(t: TestApp, url: string) {
@@ -195,7 +196,10 @@ eachDatabase('rotation refuses bad input with 400 naming the field, and other ac
 eachDatabase('an endpoint failing without a break for WEBHOOK_AUTO_DISABLE_AFTER_S is disabled with its reason; re-sends do not count; is_active=true re-enables it', async (t) => {
   const receiver = await startReceiver();
   receiver.answer(() => ({ status: 500 }));
-  const w = worker(t);
+  const warnings: { obj: any; msg: string }[] = [];
+  const none = () => undefined;
+  const log = { debug: none, info: none, error: none, warn: (obj: object, msg: string) => warnings.push({ obj, msg }) };
+  const w = startWorker({ store: t.ctx.stores.deliveries, commits: t.testDb.database.commits, config: t.config, log });
   try {
     const { tree, key, endpoint } = await setup(t, receiver.url);
     await createReview(t, tree.accountId, tree.properties[0]);
@@ -218,6 +222,11 @@ eachDatabase('an endpoint failing without a break for WEBHOOK_AUTO_DISABLE_AFTER
     }, 5000, 'the endpoint disabled');
     assert.match(current.disabled_reason, /^auto-disabled: every delivery attempt failed for 1 second \(WEBHOOK_AUTO_DISABLE_AFTER_S\); last error: HTTP 500$/);
     assert.deepEqual((await t.api(key, 'GET', '/webhooks')).json().data.map((e: any) => e.disabled_reason), [current.disabled_reason]);
+    // The operator hears of it once, in the worker's log.
+    const told = warnings.filter((x) => x.obj.setting === 'WEBHOOK_AUTO_DISABLE_AFTER_S');
+    assert.equal(told.length, 1);
+    assert.equal(told[0]!.obj.endpoint, endpoint.id);
+    assert.match(told[0]!.msg, /auto-disabled/);
     const requests = receiver.requests.length;
     await sleep(300);
     assert.equal(receiver.requests.length, requests, 'no attempts while disabled');
