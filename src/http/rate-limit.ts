@@ -15,6 +15,11 @@ export interface WindowCount {
 
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Resolves once a shared store is connected, or after its connect time-out (counts are then the
+   * instance's own until it is): awaited before serving, so the first requests share the window.
+   */
+  connected(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +32,7 @@ export function memoryStore(): RateLimitStore {
     for (const [key, window] of windows) if (window.end <= now) windows.delete(key);
   };
   return {
+    connected: async () => {},
     async hit(key, windowMs) {
       const now = Date.now();
       const start = windowStart(now, windowMs);
@@ -67,11 +73,13 @@ type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<
 const COMMAND_TIMEOUT_MS = 250;
 /** After a failed count, counts skip Redis for this long (the circuit is open). */
 const PAUSE_MS = 2000;
+/** How long a connection attempt may take (and start-up waits for the first one at most). */
+const CONNECT_TIMEOUT_MS = 1000;
 
 export function redisStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
   const prefix = options.prefix ?? 'repute:rl:';
   const redis = new Redis(url, {
-    connectTimeout: 1000,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
     // Not connected: fail at once (the local window answers) rather than queue the count.
     enableOfflineQueue: false,
@@ -96,7 +104,12 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
     openUntil = 0;
   });
   const fallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.hit(key, windowMs)), degraded: lastError });
+  const connected = new Promise<void>((resolve) => {
+    redis.once('ready', () => resolve());
+    setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
+  });
   return {
+    connected: () => connected,
     async hit(key, windowMs) {
       const now = Date.now();
       if (redis.status !== 'ready' || now < openUntil) return fallback(key, windowMs);

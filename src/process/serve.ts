@@ -21,6 +21,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
+  await ctx.rateLimits.connected();
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {

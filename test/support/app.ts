@@ -103,6 +103,8 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const base = createContext(config, testDb.database);
   const app = await buildApp(base);
   await app.ready();
+  // As `repute serve` does: with REDIS_URL, the first requests count in the shared window.
+  await base.rateLimits.connected();
   const ctx: AppContext = { ...base, log: app.log };
   const inject = (method: InjectOptions['method'], url: string, headers: Record<string, string>, body?: unknown) =>
     app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }) });
