@@ -1,0 +1,275 @@
+// The reading of one field: words → lexicon hits (longest match) → clauses (punctuation and
+// contrast words) → polar terms with negation scope, intensifiers and unreal forms → each polar
+// term credited to the nearest topic cue of its clause → one mention per topic and clause.
+import { type CompiledLexicon, firstWordMatches, type Phrase, type Role, wordMatches } from './lexicon.ts';
+import { type Token, tokenize } from './tokens.ts';
+import type { CanonicalTopic, Polarity } from './types.ts';
+
+/** Tokens after a negator that it turns ("not very clean", "n'était pas très propre"). */
+const NEGATION_SCOPE = 3;
+/** Tokens before a negator it turns when nothing polar follows it ("funktionierte nicht", "ne marchait pas"). */
+const BACKWARD_SCOPE = 3;
+const NEGATED_NEGATIVE = 0.7;
+
+export interface EngineOptions {
+  /** A topic cue with no opinion in its clause: dropped (default) or kept as a neutral mention of low confidence. */
+  opinionless: 'drop' | 'neutral';
+}
+
+/** A mention before the custom categories are matched. */
+export interface FieldMention {
+  start: number;
+  end: number;
+  topic: CanonicalTopic;
+  sentiment: Polarity;
+  confidence: number;
+}
+
+export interface FieldReading {
+  mentions: FieldMention[];
+  /** Sum of every polar term of the field (for the review's overall sentiment). */
+  score: number;
+  /** How many polar terms the field holds. */
+  terms: number;
+}
+
+interface Hit {
+  /** First and last token index (inclusive). */
+  first: number;
+  last: number;
+  topic: CanonicalTopic | null;
+  polarity: number;
+  role: Role | null;
+  chars: number;
+}
+
+interface Clause {
+  first: number;
+  last: number;
+  hits: Hit[];
+  /** Linked to the previous clause by a contrast word (a new view, not a continuation). */
+  contrast: boolean;
+  /** Starts a sentence. */
+  sentence: boolean;
+  /** First token of the stretch: after the contrast word that opens the clause, if any. */
+  lead: number;
+}
+
+interface TopicScore {
+  topic: CanonicalTopic;
+  at: number;
+  score: number;
+  opinion: boolean;
+}
+
+/** Finds the longest phrase starting at token i, merging what phrases of that same length mean. */
+function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | null {
+  let best: Hit | null = null;
+  let ignored = false;
+  let bestChars = 0;
+  const token = tokens[i]!;
+  firstWordMatches(lexicon, token.norm, (phrase: Phrase, chars: number) => {
+    const last = i + phrase.rest.length;
+    if (last >= tokens.length) return;
+    for (let k = 0; k < phrase.rest.length; k++) {
+      const t = tokens[i + 1 + k]!;
+      // A phrase does not run across a sentence break.
+      if (t.breakBefore === 2 || !wordMatches(phrase.rest[k]!, t.norm)) return;
+    }
+    // More of the first word matched wins ("badezimmer" over the "zimmer" inside it), then the longer phrase.
+    const span = chars * 64 + phrase.weight;
+    if (best === null || last > best.last || (last === best.last && span > best.chars)) {
+      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span };
+      bestChars = chars;
+      ignored = phrase.ignore;
+    } else if (last === best.last && chars === bestChars) {
+      // Same words matched by another pattern: adds what the first lacks ("clean*" topic + "clean" positive).
+      best.topic ??= phrase.topic;
+      if (best.polarity === 0) best.polarity = phrase.polarity;
+      best.role ??= phrase.role;
+      ignored ||= phrase.ignore;
+    }
+  });
+  if (best === null) return null;
+  if (ignored) {
+    const masked = best as Hit;
+    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars };
+  }
+  return best;
+}
+
+function clausesOf(lexicon: CompiledLexicon, tokens: Token[]): Clause[] {
+  const clauses: Clause[] = [];
+  let current: Clause | null = null;
+  let i = 0;
+  while (i < tokens.length) {
+    const hit = matchAt(lexicon, tokens, i);
+    const brk = tokens[i]!.breakBefore;
+    const contrast = hit?.role === 'contrast';
+    if (current === null || brk > 0 || contrast) {
+      current = { first: i, last: i, hits: [], contrast: contrast && brk < 2, sentence: brk === 2, lead: contrast && hit.last + 1 < tokens.length ? hit.last + 1 : i };
+      clauses.push(current);
+    }
+    if (hit) {
+      if (hit.topic !== null || hit.polarity !== 0 || (hit.role !== null && hit.role !== 'contrast')) current.hits.push(hit);
+      current.last = hit.last;
+      i = hit.last + 1;
+    } else {
+      current.last = i;
+      i++;
+    }
+  }
+  return mergeTopicless(clauses);
+}
+
+/**
+ * A clause without a topic cue joined to its neighbour by a comma belongs to it ("the room was on
+ * the top floor, very bright and spacious"); after a contrast word it stays apart (and inherits
+ * the topics before it, in scoreField).
+ */
+function mergeTopicless(clauses: Clause[]): Clause[] {
+  const out: Clause[] = [];
+  for (const clause of clauses) {
+    const prev = out[out.length - 1];
+    const topicless = !clause.hits.some((h) => h.topic !== null);
+    if (prev && !clause.sentence && !clause.contrast && (topicless || !prev.hits.some((h) => h.topic !== null))) {
+      prev.last = clause.last;
+      prev.hits.push(...clause.hits);
+      continue;
+    }
+    out.push(clause);
+  }
+  return out;
+}
+
+/** Polar terms of a clause after negation, unreal forms and intensity; each at a token index, with its own topic if the word is also a cue. */
+function polarTerms(clause: Clause): { at: number; score: number; own: CanonicalTopic | null }[] {
+  const terms: { at: number; score: number; own: CanonicalTopic | null }[] = [];
+  let negUntil = -1;
+  let negAt = -1;
+  let negUsed = true;
+  let irrUntil = -1;
+  let boost = 1;
+  let boostUntil = -1;
+  const closeNegation = () => {
+    if (negUsed || negAt < 0) return;
+    negUsed = true;
+    // Nothing polar after the negator: it turns what came just before ("funktionierte nicht").
+    for (let k = terms.length - 1; k >= 0; k--) {
+      const term = terms[k]!;
+      if (term.at < negAt - BACKWARD_SCOPE) break;
+      if (term.at < negAt) {
+        term.score = term.score > 0 ? -term.score : term.score < 0 ? NEGATED_NEGATIVE : -1;
+        return;
+      }
+    }
+    // Nor before: an absence ("no hot water", "kein Frühstück") when a topic cue is in its scope.
+    if (clause.hits.some((h) => h.topic !== null && h.first > negAt && h.first <= negAt + NEGATION_SCOPE)) {
+      terms.push({ at: negAt, score: -1, own: null });
+    }
+  };
+  for (const hit of clause.hits) {
+    if (negAt >= 0 && !negUsed && hit.first > negUntil) closeNegation();
+    const negated = hit.first <= negUntil;
+    if (hit.role === 'negator') {
+      if (negated) negUntil = hit.last + NEGATION_SCOPE; // "ne … pas", "no … nada": one negation
+      else {
+        negUntil = hit.last + NEGATION_SCOPE;
+        negAt = hit.first;
+        negUsed = false;
+      }
+      continue;
+    }
+    if (hit.role === 'irrealis') {
+      irrUntil = hit.last + NEGATION_SCOPE + 1;
+      continue;
+    }
+    if (hit.role === 'intensifier' || hit.role === 'downtoner') {
+      boost = hit.role === 'intensifier' ? 1.5 : 0.6;
+      boostUntil = hit.last + 2;
+      continue;
+    }
+    const flip = negated !== hit.first <= irrUntil;
+    if (hit.polarity !== 0) {
+      let score = hit.polarity * (hit.first <= boostUntil ? boost : 1);
+      if (flip) score = score > 0 ? -score : NEGATED_NEGATIVE;
+      if (negated) negUsed = true;
+      terms.push({ at: hit.first, score, own: hit.topic });
+    } else if (hit.role === 'verb') {
+      if (negated) {
+        negUsed = true;
+        terms.push({ at: hit.first, score: -1, own: null });
+      } else terms.push({ at: hit.first, score: 0, own: null }); // a target for a negator after it
+    }
+  }
+  closeNegation();
+  return terms.filter((t) => t.score !== 0);
+}
+
+/** Scores the topics of one clause; `inherited` are the topics of the clause before a contrast word, for a clause that names none. */
+function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: TopicScore[]; score: number; terms: number } {
+  const topics: TopicScore[] = [];
+  for (const hit of clause.hits) {
+    if (hit.topic !== null && !topics.some((t) => t.topic === hit.topic)) topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false });
+  }
+  const terms = polarTerms(clause);
+  let free = 0;
+  let total = 0;
+  for (const term of terms) {
+    total += term.score;
+    if (term.own !== null) {
+      const own = topics.find((t) => t.topic === term.own)!;
+      own.score += term.score;
+      own.opinion = true;
+      continue;
+    }
+    free += term.score;
+    let nearest: TopicScore | null = null;
+    for (const t of topics) {
+      if (nearest === null || Math.abs(t.at - term.at) < Math.abs(nearest.at - term.at)) nearest = t;
+    }
+    if (nearest) {
+      nearest.score += term.score;
+      nearest.opinion = true;
+    }
+  }
+  // A topic no term was nearest to shares the clause's free opinion ("breakfast and dinner were excellent").
+  for (const t of topics) {
+    if (!t.opinion && free !== 0) {
+      t.score = free;
+      t.opinion = true;
+    }
+  }
+  if (topics.length === 0 && inherited && free !== 0) {
+    for (const t of inherited) topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true });
+  }
+  return { topics, score: total, terms: terms.length };
+}
+
+export function readField(lexicon: CompiledLexicon, field: string, options: EngineOptions): FieldReading {
+  const tokens = tokenize(field, lexicon.language === 'fr' || lexicon.language === 'it');
+  const reading: FieldReading = { mentions: [], score: 0, terms: 0 };
+  if (tokens.length === 0) return reading;
+  let previous: TopicScore[] | null = null;
+  for (const clause of clausesOf(lexicon, tokens)) {
+    const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null);
+    reading.score += score;
+    reading.terms += terms;
+    if (topics.length > 0) previous = topics;
+    else if (clause.sentence) previous = null;
+    const first = clause.lead <= clause.last ? clause.lead : clause.first;
+    for (const t of topics) {
+      let sentiment: Polarity;
+      let confidence: number;
+      if (t.opinion && t.score !== 0) {
+        sentiment = t.score > 0 ? 'positive' : 'negative';
+        confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast ? 0.1 : 0));
+      } else if (options.opinionless === 'neutral') {
+        sentiment = 'neutral';
+        confidence = 0.3;
+      } else continue;
+      reading.mentions.push({ start: tokens[first]!.start, end: tokens[clause.last]!.end, topic: t.topic, sentiment, confidence: Math.round(confidence * 100) / 100 });
+    }
+  }
+  return reading;
+}

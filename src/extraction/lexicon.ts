@@ -1,0 +1,149 @@
+// A language's lexicon (src/extraction/lexicons/<lang>.json, versioned data) compiled once into
+// lookup structures: a map from exact first words and a character trie of prefix first words to
+// the phrases that start there, so matching a token costs one map lookup and one trie walk, with no
+// regular expression per cue.
+import type { CanonicalTopic } from './types.ts';
+
+/** The JSON shape of a lexicon file. Patterns are lower-case words separated by spaces; a word ending in `*` matches any word it begins. */
+export interface LexiconFile {
+  version: number;
+  language: string;
+  /** German-style compounds: cues also match inside a longer word ("Frühstücksbuffet", "Zimmerreinigung"). */
+  compounds?: boolean;
+  topics: Record<CanonicalTopic, string[]>;
+  positive: string[];
+  negative: string[];
+  /** Words that turn the polarity of what follows (or, when nothing polar follows, of what precedes). */
+  negators: string[];
+  /** Unreal or wishing forms ("could have been", "hätte … können"): they turn what follows, like a negator. */
+  irrealis: string[];
+  intensifiers: string[];
+  downtoners: string[];
+  /** Words that start a new clause (but, aber, mais, pero, ma…). */
+  contrast: string[];
+  /** Neutral verbs that say something failed when negated ("did not work", "funktionierte nicht"). */
+  verbs: string[];
+  /** Phrases that are not about any topic and mask the cues inside them ("room for improvement" is not Room). */
+  ignore?: string[];
+}
+
+export type Role = 'negator' | 'irrealis' | 'intensifier' | 'downtoner' | 'contrast' | 'verb';
+
+/** Everything a phrase means; one phrase may be a topic cue and polar at once ("dirty", "noisy"). */
+export interface Phrase {
+  /** The words after the first (each exact or, ending in `*`, a prefix). */
+  rest: Word[];
+  /** Length of the phrase in characters (its words without `*`), to prefer the longest match. */
+  weight: number;
+  topic: CanonicalTopic | null;
+  polarity: number;
+  role: Role | null;
+  ignore: boolean;
+}
+
+interface Word {
+  text: string;
+  prefix: boolean;
+}
+
+interface TrieNode {
+  next: Map<number, TrieNode>;
+  /** Phrases whose first word is a prefix ending here. */
+  prefixes: Phrase[] | null;
+  /** Phrases whose first word is exactly the path to here (used inside compounds, where words end at the token's end). */
+  exact: Phrase[] | null;
+}
+
+export interface CompiledLexicon {
+  language: string;
+  version: number;
+  compounds: boolean;
+  exact: Map<string, Phrase[]>;
+  trie: TrieNode;
+}
+
+const node = (): TrieNode => ({ next: new Map(), prefixes: null, exact: null });
+
+function parseWord(raw: string): Word {
+  return raw.endsWith('*') ? { text: raw.slice(0, -1), prefix: true } : { text: raw, prefix: false };
+}
+
+export function compileLexicon(file: LexiconFile): CompiledLexicon {
+  const byPattern = new Map<string, { first: Word; phrase: Phrase }>();
+  const entry = (pattern: string) => {
+    const key = pattern.trim().toLowerCase().replace(/\s+/g, ' ');
+    let found = byPattern.get(key);
+    if (!found) {
+      const words = key.split(' ').map(parseWord);
+      const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false } };
+      byPattern.set(key, found);
+    }
+    return found.phrase;
+  };
+  for (const [topic, cues] of Object.entries(file.topics) as [CanonicalTopic, string[]][]) {
+    for (const cue of cues) entry(cue).topic = topic;
+  }
+  for (const p of file.positive) entry(p).polarity = 1;
+  for (const p of file.negative) entry(p).polarity = -1;
+  const roles: [Role, string[]][] = [
+    ['negator', file.negators], ['irrealis', file.irrealis], ['intensifier', file.intensifiers],
+    ['downtoner', file.downtoners], ['contrast', file.contrast], ['verb', file.verbs],
+  ];
+  for (const [role, patterns] of roles) for (const p of patterns) entry(p).role = role;
+  for (const p of file.ignore ?? []) entry(p).ignore = true;
+
+  const exact = new Map<string, Phrase[]>();
+  const trie = node();
+  for (const { first, phrase } of byPattern.values()) {
+    let at = trie;
+    for (let i = 0; i < first.text.length; i++) {
+      const c = first.text.charCodeAt(i);
+      let child = at.next.get(c);
+      if (!child) {
+        child = node();
+        at.next.set(c, child);
+      }
+      at = child;
+    }
+    if (first.prefix) (at.prefixes ??= []).push(phrase);
+    else {
+      (at.exact ??= []).push(phrase);
+      const list = exact.get(first.text);
+      if (list) list.push(phrase);
+      else exact.set(first.text, [phrase]);
+    }
+  }
+  return { language: file.language, version: file.version, compounds: file.compounds === true, exact, trie };
+}
+
+/** Does `word` (a pattern word) match the token `token`? */
+export function wordMatches(word: Word, token: string): boolean {
+  return word.prefix ? token.startsWith(word.text) : token === word.text;
+}
+
+/**
+ * Calls `found(phrase, charsMatched)` for every phrase whose first word matches `token`: exact
+ * words, prefix words, and in compounding languages cues inside the word (a prefix cue anywhere
+ * after the first few letters, an exact cue ending at the word's end).
+ */
+export function firstWordMatches(lexicon: CompiledLexicon, token: string, found: (phrase: Phrase, chars: number) => void): void {
+  const whole = lexicon.exact.get(token);
+  if (whole) for (const p of whole) found(p, token.length);
+  walk(lexicon.trie, token, 0, found, true);
+  if (lexicon.compounds && token.length >= 7) {
+    for (let start = 3; start <= token.length - 4; start++) walk(lexicon.trie, token, start, found, false);
+  }
+}
+
+function walk(trie: TrieNode, token: string, start: number, found: (phrase: Phrase, chars: number) => void, atStart: boolean): void {
+  let at: TrieNode | undefined = trie;
+  for (let i = start; i < token.length; i++) {
+    at = at.next.get(token.charCodeAt(i));
+    if (!at) return;
+    const depth = i - start + 1;
+    // Inside a compound, short cues match by chance ("bar" in "Barrierefreiheit" is at the start anyway).
+    if (at.prefixes && (atStart || depth >= 4)) for (const p of at.prefixes) found(p, depth);
+    if (!atStart && at.exact && i === token.length - 1 && depth >= 4) for (const p of at.exact) found(p, depth);
+  }
+}
