@@ -1,7 +1,7 @@
 // The reading of one field: words → lexicon hits (longest match) → clauses (punctuation and
 // contrast words) → polar terms with negation scope, intensifiers and unreal forms → each polar
 // term credited to the nearest topic cue of its clause → one mention per topic and clause.
-import { type CompiledLexicon, firstWordMatches, type Phrase, type Role, wordMatches } from './lexicon.ts';
+import { type CompiledLexicon, elides, firstWordMatches, type Phrase, type Role, wordMatches } from './lexicon.ts';
 import { type Token, tokenize } from './tokens.ts';
 import type { CanonicalTopic, Polarity } from './types.ts';
 
@@ -247,7 +247,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
 }
 
 export function readField(lexicon: CompiledLexicon, field: string, options: EngineOptions): FieldReading {
-  const tokens = tokenize(field, lexicon.language === 'fr' || lexicon.language === 'it');
+  const tokens = tokenize(field, elides(lexicon.language));
   const reading: FieldReading = { mentions: [], score: 0, terms: 0 };
   if (tokens.length === 0) return reading;
   let previous: TopicScore[] | null = null;

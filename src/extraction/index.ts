@@ -4,7 +4,7 @@
 import { matchCategory } from './categories.ts';
 import { type EngineOptions, type FieldMention, readField } from './engine.ts';
 import { detectLanguage, supportedLanguage } from './language.ts';
-import { type CompiledLexicon, compileLexicon, type LexiconFile } from './lexicon.ts';
+import { type CompiledLexicon, compileLexicon, elides, type LexiconFile } from './lexicon.ts';
 import de from './lexicons/de.json' with { type: 'json' };
 import en from './lexicons/en.json' with { type: 'json' };
 import es from './lexicons/es.json' with { type: 'json' };
@@ -63,6 +63,6 @@ export function createExtractor(options: Partial<EngineOptions> = {}): Extractor
 
 function toMention(field: 'title' | 'text', value: string, m: FieldMention, categories: readonly CustomCategory[], language: EngineLanguage): ExtractedMention {
   const stretch = value.slice(m.start, m.end);
-  const custom = categories.length === 0 ? null : matchCategory(categories, tokenize(stretch, language === 'fr' || language === 'it'), language);
+  const custom = categories.length === 0 ? null : matchCategory(categories, tokenize(stretch, elides(language)), language);
   return { source_field: field, text: stretch, start: m.start, end: m.end, topic: m.topic, sentiment: m.sentiment, confidence: m.confidence, custom_category_id: custom };
 }

@@ -69,9 +69,12 @@ function parseWord(raw: string): Word {
 }
 
 export function compileLexicon(file: LexiconFile): CompiledLexicon {
+  const elide = elides(file.language);
   const byPattern = new Map<string, { first: Word; phrase: Phrase }>();
   const entry = (pattern: string) => {
-    const key = pattern.trim().toLowerCase().replace(/\s+/g, ' ');
+    let key = pattern.trim().toLowerCase().replace(/\s+/g, ' ');
+    // The tokenizer splits French and Italian elisions after the apostrophe ("d'eau" → "d'", "eau").
+    if (elide) key = key.replace(/'(?=\S)/g, "' ");
     let found = byPattern.get(key);
     if (!found) {
       const words = key.split(' ').map(parseWord);
@@ -116,6 +119,9 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
   }
   return { language: file.language, version: file.version, compounds: file.compounds === true, exact, trie };
 }
+
+/** French and Italian split words after an apostrophe ("l'hôtel", "dell'albergo"). */
+export const elides = (language: string): boolean => language === 'fr' || language === 'it';
 
 /** Does `word` (a pattern word) match the token `token`? */
 export function wordMatches(word: Word, token: string): boolean {
