@@ -41,6 +41,7 @@ interface Hit {
   polarity: number;
   role: Role | null;
   chars: number;
+  weak: boolean;
 }
 
 interface Clause {
@@ -60,6 +61,10 @@ interface TopicScore {
   at: number;
   score: number;
   opinion: boolean;
+  /** Only weak cues named it. */
+  weak: boolean;
+  /** A term was its own or nearest to it (not only the clause's shared opinion). */
+  direct: boolean;
 }
 
 /** Finds the longest phrase starting at token i, merging what phrases of that same length mean. */
@@ -79,12 +84,15 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     // More of the first word matched wins ("badezimmer" over the "zimmer" inside it), then the longer phrase.
     const span = chars * 64 + phrase.weight;
     if (best === null || last > best.last || (last === best.last && span > best.chars)) {
-      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span };
+      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak };
       bestChars = chars;
       ignored = phrase.ignore;
     } else if (last === best.last && chars === bestChars) {
       // Same words matched by another pattern: adds what the first lacks ("clean*" topic + "clean" positive).
-      best.topic ??= phrase.topic;
+      if (best.topic === null && phrase.topic !== null) {
+        best.topic = phrase.topic;
+        best.weak = phrase.weak;
+      }
       if (best.polarity === 0) best.polarity = phrase.polarity;
       best.role ??= phrase.role;
       ignored ||= phrase.ignore;
@@ -93,7 +101,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
   if (best === null) return null;
   if (ignored) {
     const masked = best as Hit;
-    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars };
+    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars, weak: false };
   }
   return best;
 }
@@ -164,7 +172,7 @@ function polarTerms(clause: Clause): { at: number; score: number; own: Canonical
       }
     }
     // Nor before: an absence ("no hot water", "kein Frühstück") when a topic cue is in its scope.
-    if (clause.hits.some((h) => h.topic !== null && h.first > negAt && h.first <= negAt + NEGATION_SCOPE)) {
+    if (clause.hits.some((h) => h.topic !== null && h.first > negAt)) {
       terms.push({ at: negAt, score: -1, own: null });
     }
   };
@@ -210,20 +218,26 @@ function polarTerms(clause: Clause): { at: number; score: number; own: Canonical
 function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: TopicScore[]; score: number; terms: number } {
   const topics: TopicScore[] = [];
   for (const hit of clause.hits) {
-    if (hit.topic !== null && !topics.some((t) => t.topic === hit.topic)) topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false });
+    if (hit.topic === null) continue;
+    const seen = topics.find((t) => t.topic === hit.topic);
+    if (seen) seen.weak &&= hit.weak;
+    else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false });
   }
   const terms = polarTerms(clause);
   let free = 0;
   let total = 0;
   for (const term of terms) {
     total += term.score;
+    // Every topic without a term of its own shares the clause's opinion, also that of another
+    // topic's evaluative word: "the bathroom was dirty" is about Bathroom and Cleanliness.
+    free += term.score;
     if (term.own !== null) {
       const own = topics.find((t) => t.topic === term.own)!;
       own.score += term.score;
       own.opinion = true;
+      own.direct = true;
       continue;
     }
-    free += term.score;
     let nearest: TopicScore | null = null;
     for (const t of topics) {
       if (nearest === null || Math.abs(t.at - term.at) < Math.abs(nearest.at - term.at)) nearest = t;
@@ -231,6 +245,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     if (nearest) {
       nearest.score += term.score;
       nearest.opinion = true;
+      nearest.direct = true;
     }
   }
   // A topic no term was nearest to shares the clause's free opinion ("breakfast and dinner were excellent").
@@ -241,22 +256,34 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     }
   }
   if (topics.length === 0 && inherited && free !== 0) {
-    for (const t of inherited) topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true });
+    for (const t of inherited) topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false });
   }
-  return { topics, score: total, terms: terms.length };
+  // "The wifi was weak in our room": Room only says where, unless an opinion is its own.
+  const strong = topics.some((t) => !t.weak);
+  return { topics: strong ? topics.filter((t) => !t.weak || t.direct) : topics, score: total, terms: terms.length };
 }
 
 export function readField(lexicon: CompiledLexicon, field: string, options: EngineOptions): FieldReading {
   const tokens = tokenize(field, elides(lexicon.language));
   const reading: FieldReading = { mentions: [], score: 0, terms: 0 };
   if (tokens.length === 0) return reading;
+  const clauses = clausesOf(lexicon, tokens);
+  const scored: { clause: Clause; topics: TopicScore[]; score: number; sentence: number }[] = [];
   let previous: TopicScore[] | null = null;
-  for (const clause of clausesOf(lexicon, tokens)) {
+  let sentence = 0;
+  for (const clause of clauses) {
+    if (clause.sentence) {
+      sentence++;
+      previous = null;
+    }
     const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null);
     reading.score += score;
     reading.terms += terms;
     if (topics.length > 0) previous = topics;
-    else if (clause.sentence) previous = null;
+    scored.push({ clause, topics, score, sentence });
+  }
+  for (let c = 0; c < scored.length; c++) {
+    const { clause, topics } = scored[c]!;
     const first = clause.lead <= clause.last ? clause.lead : clause.first;
     for (const t of topics) {
       let sentiment: Polarity;
@@ -264,12 +291,32 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
       if (t.opinion && t.score !== 0) {
         sentiment = t.score > 0 ? 'positive' : 'negative';
         confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast ? 0.1 : 0));
-      } else if (options.opinionless === 'neutral') {
-        sentiment = 'neutral';
-        confidence = 0.3;
-      } else continue;
+      } else {
+        // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
+        const near = nearestOpinion(scored, c);
+        if (near !== 0) {
+          sentiment = near > 0 ? 'positive' : 'negative';
+          confidence = 0.45;
+        } else if (options.opinionless === 'neutral') {
+          sentiment = 'neutral';
+          confidence = 0.3;
+        } else continue;
+      }
       reading.mentions.push({ start: tokens[first]!.start, end: tokens[clause.last]!.end, topic: t.topic, sentiment, confidence: Math.round(confidence * 100) / 100 });
     }
   }
   return reading;
+}
+
+/** The score of the nearest clause of the same sentence that holds an opinion (the later one on a tie), 0 when none does. */
+function nearestOpinion(scored: { score: number; sentence: number }[], at: number): number {
+  const sentence = scored[at]!.sentence;
+  for (let d = 1; d < scored.length; d++) {
+    const after = scored[at + d];
+    if (after && after.sentence === sentence && after.score !== 0) return after.score;
+    const before = scored[at - d];
+    if (before && before.sentence === sentence && before.score !== 0) return before.score;
+    if ((!after || after.sentence !== sentence) && (!before || before.sentence !== sentence)) return 0;
+  }
+  return 0;
 }

@@ -25,6 +25,8 @@ export interface LexiconFile {
   verbs: string[];
   /** Phrases that are not about any topic and mask the cues inside them ("room for improvement" is not Room). */
   ignore?: string[];
+  /** Topic cues that often only say where something else is ("in our room", "at reception"): their topic is dropped when another topic is in the clause and no opinion is theirs. */
+  weak?: string[];
 }
 
 export type Role = 'negator' | 'irrealis' | 'intensifier' | 'downtoner' | 'contrast' | 'verb';
@@ -39,6 +41,7 @@ export interface Phrase {
   polarity: number;
   role: Role | null;
   ignore: boolean;
+  weak: boolean;
 }
 
 interface Word {
@@ -79,7 +82,7 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -95,6 +98,19 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
   ];
   for (const [role, patterns] of roles) for (const p of patterns) entry(p).role = role;
   for (const p of file.ignore ?? []) entry(p).ignore = true;
+  for (const p of file.weak ?? []) entry(p).weak = true;
+  // A polar phrase holding a topic word is about that topic ("too expensive", "hidden charges").
+  for (const [key, { phrase }] of byPattern) {
+    if (phrase.topic !== null || phrase.ignore || phrase.rest.length === 0 || phrase.polarity === 0) continue;
+    for (const word of key.split(' ')) {
+      const single = byPattern.get(word)?.phrase;
+      if (single?.topic) {
+        phrase.topic = single.topic;
+        phrase.weak = single.weak;
+        break;
+      }
+    }
+  }
 
   const exact = new Map<string, Phrase[]>();
   const trie = node();
