@@ -16,7 +16,7 @@ const { values } = parseArgs({
   options: {
     set: { type: 'string', default: 'test' },
     errors: { type: 'boolean', default: false },
-    opinionless: { type: 'string', default: 'drop' },
+    opinionless: { type: 'string', default: 'neutral' },
   },
 });
 if (values.set !== 'dev' && values.set !== 'test') throw new Error('--set must be dev or test');
@@ -71,7 +71,7 @@ function byTopic(extraction: Extraction): Map<CanonicalTopic, Polarity> {
   return new Map([...best].map(([topic, v]) => [topic, v.polarity]));
 }
 
-const extractor = createExtractor({ opinionless: values.opinionless === 'neutral' ? 'neutral' : 'drop' });
+const extractor = createExtractor({ opinionless: values.opinionless === 'drop' ? 'drop' : 'neutral' });
 const pct = (x: number) => (x * 100).toFixed(1).padStart(5);
 const perTopic = new Map<CanonicalTopic, Tally>(CANONICAL_TOPICS.map((t) => [t, tally()]));
 const rows: string[] = [];

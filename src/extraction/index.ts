@@ -29,7 +29,7 @@ export const LEXICON_VERSIONS: Record<EngineLanguage, number> = {
 const OVERALL_THRESHOLD = 0.25;
 
 export function createExtractor(options: Partial<EngineOptions> = {}): Extractor {
-  const settings: EngineOptions = { opinionless: options.opinionless ?? 'drop' };
+  const settings: EngineOptions = { opinionless: options.opinionless ?? 'neutral' };
   const lexicons = new Map<EngineLanguage, CompiledLexicon>();
   for (const [language, file] of Object.entries(FILES) as [EngineLanguage, LexiconFile][]) lexicons.set(language, compileLexicon(file));
 

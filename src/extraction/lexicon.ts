@@ -90,8 +90,19 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
   for (const [topic, cues] of Object.entries(file.topics) as [CanonicalTopic, string[]][]) {
     for (const cue of cues) entry(cue).topic = topic;
   }
-  for (const p of file.positive) entry(p).polarity = 1;
-  for (const p of file.negative) entry(p).polarity = -1;
+  // "pattern|2": a weight (a strong word, or a phrase that outweighs a polar word inside it).
+  const weighted = (p: string): [string, number] => {
+    const bar = p.indexOf('|');
+    return bar < 0 ? [p, 1] : [p.slice(0, bar), Number(p.slice(bar + 1))];
+  };
+  for (const p of file.positive) {
+    const [pattern, weight] = weighted(p);
+    entry(pattern).polarity = weight;
+  }
+  for (const p of file.negative) {
+    const [pattern, weight] = weighted(p);
+    entry(pattern).polarity = -weight;
+  }
   const roles: [Role, string[]][] = [
     ['negator', file.negators], ['irrealis', file.irrealis], ['intensifier', file.intensifiers],
     ['downtoner', file.downtoners], ['contrast', file.contrast], ['verb', file.verbs],
@@ -99,19 +110,6 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
   for (const [role, patterns] of roles) for (const p of patterns) entry(p).role = role;
   for (const p of file.ignore ?? []) entry(p).ignore = true;
   for (const p of file.weak ?? []) entry(p).weak = true;
-  // A polar phrase holding a topic word is about that topic ("too expensive", "hidden charges").
-  for (const [key, { phrase }] of byPattern) {
-    if (phrase.topic !== null || phrase.ignore || phrase.rest.length === 0 || phrase.polarity === 0) continue;
-    for (const word of key.split(' ')) {
-      const single = byPattern.get(word)?.phrase;
-      if (single?.topic) {
-        phrase.topic = single.topic;
-        phrase.weak = single.weak;
-        break;
-      }
-    }
-  }
-
   const exact = new Map<string, Phrase[]>();
   const trie = node();
   for (const { first, phrase } of byPattern.values()) {
@@ -133,7 +131,32 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
       else exact.set(first.text, [phrase]);
     }
   }
+  // A polar word or phrase holding a topic word is about that topic ("too expensive", "hidden
+  // charges"; "schmutzig" under the cue "schmutz*").
+  for (const [key, { phrase }] of byPattern) {
+    if (phrase.topic !== null || phrase.ignore || phrase.polarity === 0) continue;
+    for (const word of key.split(' ')) {
+      const cue = topicCueOf(trie, word.replace(/\*$/, ''));
+      if (cue) {
+        phrase.topic = cue.topic;
+        phrase.weak = cue.weak;
+        break;
+      }
+    }
+  }
   return { language: file.language, version: file.version, compounds: file.compounds === true, exact, trie };
+}
+
+/** The single-word topic cue that matches `word` (exactly or as its prefix), the longest one. */
+function topicCueOf(trie: TrieNode, word: string): Phrase | null {
+  let found: Phrase | null = null;
+  let at: TrieNode | undefined = trie;
+  for (let i = 0; i < word.length && at; i++) {
+    at = at.next.get(word.charCodeAt(i));
+    const last = i === word.length - 1;
+    for (const p of [...(at?.prefixes ?? []), ...(last ? (at?.exact ?? []) : [])]) if (p.topic !== null && p.rest.length === 0) found = p;
+  }
+  return found;
 }
 
 /** French and Italian split words after an apostrophe ("l'hôtel", "dell'albergo"). */
@@ -166,6 +189,6 @@ function walk(trie: TrieNode, token: string, start: number, found: (phrase: Phra
     const depth = i - start + 1;
     // Inside a compound, short cues match by chance ("bar" in "Barrierefreiheit" is at the start anyway).
     if (at.prefixes && (atStart || depth >= 4)) for (const p of at.prefixes) found(p, depth);
-    if (!atStart && at.exact && i === token.length - 1 && depth >= 4) for (const p of at.exact) found(p, depth);
+    if (!atStart && at.exact && i === token.length - 1 && depth >= 3) for (const p of at.exact) found(p, depth);
   }
 }
