@@ -123,9 +123,12 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
       }
       at = child;
     }
-    if (first.prefix) (at.prefixes ??= []).push(phrase);
-    else {
-      (at.exact ??= []).push(phrase);
+    if (first.prefix) {
+      at.prefixes ??= [];
+      at.prefixes.push(phrase);
+    } else {
+      at.exact ??= [];
+      at.exact.push(phrase);
       const list = exact.get(first.text);
       if (list) list.push(phrase);
       else exact.set(first.text, [phrase]);
