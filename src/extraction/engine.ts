@@ -277,9 +277,11 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   if (topics.length === 0 && inherited && free !== 0) {
     for (const t of inherited) topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false });
   }
-  // "The wifi was weak in our room": Room only says where, unless an opinion is its own.
+  // "The wifi was weak in our room": Room only says where, unless an opinion is its own. (Keeping
+  // a weak topic that opens its clause, "the room was dusty", scored no better on the dev set.)
   const strong = topics.some((t) => !t.weak);
-  return { topics: strong ? topics.filter((t) => !t.weak || t.direct) : topics, score: total, terms: terms.length };
+  const kept = strong ? topics.filter((t) => !t.weak || t.direct) : topics;
+  return { topics: kept, score: total, terms: terms.length };
 }
 
 export function readField(lexicon: CompiledLexicon, field: string, options: EngineOptions): FieldReading {
@@ -291,10 +293,9 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
   let previous: TopicScore[] | null = null;
   let sentence = 0;
   for (const clause of clauses) {
-    if (clause.sentence) {
-      sentence++;
-      previous = null;
-    }
+    if (clause.sentence) previous = null;
+    // An opinion is shared within a sentence's stretch up to a contrast word, not across it.
+    if (clause.sentence || clause.contrast) sentence++;
     const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null);
     reading.score += score;
     reading.terms += terms;
@@ -309,7 +310,8 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
       let confidence: number;
       if (t.opinion && t.score !== 0) {
         sentiment = t.score > 0 ? 'positive' : 'negative';
-        confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast ? 0.1 : 0));
+        // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good").
+        confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast ? 0.2 : 0));
       } else {
         // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
         const near = nearestOpinion(scored, c);
@@ -327,7 +329,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
   return reading;
 }
 
-/** The score of the nearest clause of the same sentence that holds an opinion (the later one on a tie), 0 when none does. */
+/** The score of the nearest clause of the same sentence (and side of a contrast word) that holds an opinion (the later one on a tie), 0 when none does. */
 function nearestOpinion(scored: { score: number; sentence: number }[], at: number): number {
   const sentence = scored[at]!.sentence;
   for (let d = 1; d < scored.length; d++) {
