@@ -10,6 +10,8 @@ const NEGATION_SCOPE = 3;
 /** Tokens before a negator it turns when nothing polar follows it ("funktionierte nicht", "ne marchait pas"). */
 const BACKWARD_SCOPE = 3;
 const NEGATED_NEGATIVE = 0.7;
+/** Tokens between a weak cue and another topic's evaluative word that still describes it ("noisy room", "room was dusty"). */
+const ADJECTIVE_REACH = 2;
 
 export interface EngineOptions {
   /** A topic cue with no opinion in its sentence: kept as a neutral mention of low confidence (default: it scored better on the dev set) or dropped. */
@@ -277,10 +279,11 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   if (topics.length === 0 && inherited && free !== 0) {
     for (const t of inherited) topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false });
   }
-  // "The wifi was weak in our room": Room only says where, unless an opinion is its own. (Keeping
-  // a weak topic that opens its clause, "the room was dusty", scored no better on the dev set.)
+  // "The wifi was weak in our room": Room only says where, unless an opinion is its own or another
+  // topic's evaluative word describes it ("noisy room", "Zimmer war staubig": Room and that topic).
   const strong = topics.some((t) => !t.weak);
-  const kept = strong ? topics.filter((t) => !t.weak || t.direct) : topics;
+  const described = (t: TopicScore) => terms.some((term) => term.own !== null && term.own !== 'Staff' && Math.abs(term.at - t.at) <= ADJECTIVE_REACH);
+  const kept = strong ? topics.filter((t) => !t.weak || t.direct || described(t)) : topics;
   return { topics: kept, score: total, terms: terms.length };
 }
 

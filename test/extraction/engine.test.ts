@@ -52,6 +52,7 @@ test('mentions found in the title say so in source_field, with offsets in the ti
   const { mentions } = read('We stayed two nights.', 'en', title);
   assert.deepEqual(mentions.map((m) => [m.source_field, m.topic, m.sentiment]), [
     ['title', 'Noise', 'negative'],
+    ['title', 'Room', 'negative'],
     ['title', 'Wellness', 'positive'],
   ]);
   for (const m of mentions) assert.equal(title.slice(m.start, m.end), m.text);
