@@ -74,8 +74,9 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
   let best: Hit | null = null;
   let ignored = false;
   let bestChars = 0;
+  let bestInside = false;
   const token = tokens[i]!;
-  firstWordMatches(lexicon, token.norm, (phrase: Phrase, chars: number) => {
+  firstWordMatches(lexicon, token.norm, (phrase: Phrase, chars: number, inside: boolean) => {
     const last = i + phrase.rest.length;
     if (last >= tokens.length) return;
     for (let k = 0; k < phrase.rest.length; k++) {
@@ -88,9 +89,11 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     if (best === null || last > best.last || (last === best.last && span > best.chars)) {
       best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak };
       bestChars = chars;
+      bestInside = inside;
       ignored = phrase.ignore;
-    } else if (last === best.last && chars === bestChars) {
-      // Same words matched by another pattern: adds what the first lacks ("clean*" topic + "clean" positive).
+    } else if (last === best.last && (chars === bestChars || (!inside && !bestInside))) {
+      // The same words matched by another pattern from the word's start: adds what the first lacks
+      // ("pulit*" topic + "pulito" verb). A match inside a compound adds nothing ("echt" in "schlecht").
       if (best.topic === null && phrase.topic !== null) {
         best.topic = phrase.topic;
         best.weak = phrase.weak;

@@ -175,23 +175,23 @@ export function wordMatches(word: Word, token: string): boolean {
  * words, prefix words, and in compounding languages cues inside the word (a prefix cue anywhere
  * after the first few letters, an exact cue ending at the word's end).
  */
-export function firstWordMatches(lexicon: CompiledLexicon, token: string, found: (phrase: Phrase, chars: number) => void): void {
+export function firstWordMatches(lexicon: CompiledLexicon, token: string, found: (phrase: Phrase, chars: number, inside: boolean) => void): void {
   const whole = lexicon.exact.get(token);
-  if (whole) for (const p of whole) found(p, token.length);
+  if (whole) for (const p of whole) found(p, token.length, false);
   walk(lexicon.trie, token, 0, found, true);
   if (lexicon.compounds && token.length >= 7) {
     for (let start = 3; start <= token.length - 4; start++) walk(lexicon.trie, token, start, found, false);
   }
 }
 
-function walk(trie: TrieNode, token: string, start: number, found: (phrase: Phrase, chars: number) => void, atStart: boolean): void {
+function walk(trie: TrieNode, token: string, start: number, found: (phrase: Phrase, chars: number, inside: boolean) => void, atStart: boolean): void {
   let at: TrieNode | undefined = trie;
   for (let i = start; i < token.length; i++) {
     at = at.next.get(token.charCodeAt(i));
     if (!at) return;
     const depth = i - start + 1;
     // Inside a compound, short cues match by chance ("bar" in "Barrierefreiheit" is at the start anyway).
-    if (at.prefixes && (atStart || depth >= 4)) for (const p of at.prefixes) found(p, depth);
-    if (!atStart && at.exact && i === token.length - 1 && depth >= 3) for (const p of at.exact) found(p, depth);
+    if (at.prefixes && (atStart || depth >= 4)) for (const p of at.prefixes) found(p, depth, !atStart);
+    if (!atStart && at.exact && i === token.length - 1 && depth >= 3) for (const p of at.exact) found(p, depth, true);
   }
 }
