@@ -86,7 +86,8 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     }
     // More of the first word matched wins ("badezimmer" over the "zimmer" inside it), then the longer phrase.
     const span = chars * 64 + phrase.weight;
-    if (best === null || last > best.last || (last === best.last && span > best.chars)) {
+    // Inside a compound an equal match further right wins: the head comes last ("Zimmerpreise" is about prices).
+    if (best === null || last > best.last || (last === best.last && (span > best.chars || (inside && span === best.chars)))) {
       best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak };
       bestChars = chars;
       bestInside = inside;
@@ -175,8 +176,16 @@ function mergeTopicless(clauses: Clause[]): Clause[] {
 }
 
 /** Polar terms of a clause after negation, unreal forms and intensity; each at a token index, with its own topic if the word is also a cue. */
-function polarTerms(clause: Clause): { at: number; score: number; own: CanonicalTopic | null }[] {
-  const terms: { at: number; score: number; own: CanonicalTopic | null }[] = [];
+interface Term {
+  at: number;
+  score: number;
+  own: CanonicalTopic | null;
+  /** Not turned by a negator after it (sentence adverbs, absences). */
+  fixed?: boolean;
+}
+
+function polarTerms(clause: Clause): Term[] {
+  const terms: Term[] = [];
   let negUntil = -1;
   let negAt = -1;
   let negUsed = true;
@@ -186,18 +195,20 @@ function polarTerms(clause: Clause): { at: number; score: number; own: Canonical
   const closeNegation = () => {
     if (negUsed || negAt < 0) return;
     negUsed = true;
-    // Nothing polar after the negator: it turns what came just before ("funktionierte nicht").
+    // Nothing polar after the negator but a topic: an absence ("no hot water", "leider kein Kühlschrank").
+    if (clause.hits.some((h) => h.topic !== null && h.first > negAt)) {
+      terms.push({ at: negAt, score: -1, own: null, fixed: true });
+      return;
+    }
+    // Else it turns what came just before ("funktionierte nicht", "ne marchait pas"), but not a
+    // sentence adverb ("leider nicht" is not "not unfortunately").
     for (let k = terms.length - 1; k >= 0; k--) {
       const term = terms[k]!;
       if (term.at < negAt - BACKWARD_SCOPE) break;
-      if (term.at < negAt) {
+      if (term.at < negAt && !term.fixed) {
         term.score = term.score > 0 ? -term.score : term.score < 0 ? NEGATED_NEGATIVE : -1;
         return;
       }
-    }
-    // Nor before: an absence ("no hot water", "kein Frühstück") when a topic cue is in its scope.
-    if (clause.hits.some((h) => h.topic !== null && h.first > negAt)) {
-      terms.push({ at: negAt, score: -1, own: null });
     }
   };
   for (const hit of clause.hits) {
@@ -224,9 +235,9 @@ function polarTerms(clause: Clause): { at: number; score: number; own: Canonical
     const flip = negated !== hit.first <= irrUntil;
     if (hit.polarity !== 0) {
       let score = hit.polarity * (hit.first <= boostUntil ? boost : 1);
-      if (flip) score = score > 0 ? -score : NEGATED_NEGATIVE;
-      if (negated) negUsed = true;
-      terms.push({ at: hit.first, score, own: hit.topic });
+      if (flip && hit.role !== 'adverb') score = score > 0 ? -score : NEGATED_NEGATIVE;
+      if (negated && hit.role !== 'adverb') negUsed = true;
+      terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb' });
     } else if (hit.role === 'verb') {
       if (negated) {
         negUsed = true;
