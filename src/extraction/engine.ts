@@ -67,6 +67,8 @@ interface TopicScore {
   weak: boolean;
   /** A term was its own or nearest to it (not only the clause's shared opinion). */
   direct: boolean;
+  /** Named only by opinion words ("dirty", "teuer"), not by a noun. */
+  evaluative: boolean;
 }
 
 /** Finds the longest phrase starting at token i, merging what phrases of that same length mean. */
@@ -224,7 +226,7 @@ function polarTerms(clause: Clause): Term[] {
       continue;
     }
     if (hit.role === 'irrealis') {
-      irrUntil = hit.last + NEGATION_SCOPE + 1;
+      irrUntil = clause.last; // "could be a little more attentive": the whole clause is wished for
       continue;
     }
     if (hit.role === 'intensifier' || hit.role === 'downtoner') {
@@ -255,8 +257,10 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   for (const hit of clause.hits) {
     if (hit.topic === null) continue;
     const seen = topics.find((t) => t.topic === hit.topic);
-    if (seen) seen.weak &&= hit.weak;
-    else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false });
+    if (seen) {
+      seen.weak &&= hit.weak;
+      seen.evaluative &&= hit.polarity !== 0;
+    } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: hit.polarity !== 0 });
   }
   const terms = polarTerms(clause);
   let free = 0;
@@ -291,7 +295,11 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     }
   }
   if (topics.length === 0 && inherited && free !== 0) {
-    for (const t of inherited) topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false });
+    // "Chambre propre mais vieillissante": what follows is about the room, not about cleanliness.
+    const nouns = inherited.filter((t) => !t.evaluative);
+    for (const t of nouns.length > 0 ? nouns : inherited) {
+      topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false, evaluative: false });
+    }
   }
   // "The wifi was weak in our room": Room only says where, unless an opinion is its own or another
   // topic's evaluative word describes it ("noisy room", "Zimmer war staubig": Room and that topic).
