@@ -274,7 +274,8 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
       const own = topics.find((t) => t.topic === term.own)!;
       own.score += term.score;
       own.opinion = true;
-      own.direct = true;
+      // A weak evaluative word ("dated", "geräumig") describes the noun beside it, not the room.
+      own.direct ||= !own.weak;
       continue;
     }
     let nearest: TopicScore | null = null;
@@ -304,7 +305,8 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   // "The wifi was weak in our room": Room only says where, unless an opinion is its own or another
   // topic's evaluative word describes it ("noisy room", "Zimmer war staubig": Room and that topic).
   const strong = topics.some((t) => !t.weak);
-  const described = (t: TopicScore) => terms.some((term) => term.own !== null && term.own !== 'Staff' && Math.abs(term.at - t.at) <= ADJECTIVE_REACH);
+  const described = (t: TopicScore) =>
+    !t.evaluative && terms.some((term) => term.own !== null && term.own !== 'Staff' && Math.abs(term.at - t.at) <= ADJECTIVE_REACH);
   const kept = strong ? topics.filter((t) => !t.weak || t.direct || described(t)) : topics;
   return { topics: kept, score: total, terms: terms.length };
 }
