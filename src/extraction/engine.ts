@@ -345,7 +345,8 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
         if (near !== 0) {
           sentiment = near > 0 ? 'positive' : 'negative';
           confidence = 0.45;
-        } else if (options.opinionless === 'neutral') {
+        } else if (options.opinionless === 'neutral' && !t.weak) {
+          // A weak cue with no opinion at all ("on arrival", "in the room") is not a mention.
           sentiment = 'neutral';
           confidence = 0.3;
         } else continue;
