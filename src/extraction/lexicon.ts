@@ -138,8 +138,15 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
   }
   // A polar word or phrase holding a topic word is about that topic ("too expensive", "hidden
   // charges"; "schmutzig" under the cue "schmutz*").
+  const topicPhrases = [...byPattern].filter(([key, { phrase }]) => phrase.topic !== null && key.includes(' ') && !key.includes('*'));
   for (const [key, { phrase }] of byPattern) {
     if (phrase.topic !== null || phrase.ignore || phrase.polarity === 0) continue;
+    const inner = topicPhrases.find(([cue]) => ` ${key} `.includes(` ${cue} `));
+    if (inner) {
+      phrase.topic = inner[1].phrase.topic;
+      phrase.weak = inner[1].phrase.weak;
+      continue;
+    }
     for (const word of key.split(' ')) {
       const cue = topicCueOf(trie, word.replace(/\*$/, ''));
       if (cue) {
