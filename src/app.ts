@@ -16,6 +16,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { describeResponses } from './http/openapi-responses.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
 import { adminRoutes, publicRoutes } from './modules/registry.ts';
+import { registerPages } from './web/plugin.ts';
 
 const API_PREFIX = '/api/v4';
 const ADMIN_PREFIX = '/admin/v1';
@@ -148,6 +149,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     });
     for (const routes of adminRoutes) routes(admin, context);
   }, { prefix: ADMIN_PREFIX });
+
+  await registerPages(app, context);
 
   return app;
 }

@@ -32,6 +32,8 @@ export interface Config {
   readonly webhookEndpointLimit: number;
   readonly worker: 'inline' | 'off';
   readonly logLevel: string;
+  /** Where people reach this server (links in e-mails, secure cookies); no trailing slash. */
+  readonly publicUrl: string;
 }
 
 /** Start-up fails with this: one line naming the variable and what is wrong with it. */
@@ -136,13 +138,31 @@ function listVar(env: Env, name: string): string[] {
   return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+/** PUBLIC_URL, else http://HOST:PORT (a wildcard host is reached as localhost). */
+function publicUrlVar(env: Env, host: string, port: number): string {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http:// or https:// address, got ${quote(raw)}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new ConfigError(`PUBLIC_URL must be an http:// or https:// address without query, fragment or credentials, got ${quote(raw)}`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = databaseUrlVar(env);
   const worker = env.REPUTE_WORKER?.trim() || 'inline';
   if (worker !== 'inline' && worker !== 'off') throw new ConfigError(`REPUTE_WORKER must be "inline" or "off", got ${quote(worker)}`);
+  const port = intVar(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
   const config: Config = {
-    port: intVar(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST?.trim() || '127.0.0.1',
+    port,
+    host,
     databaseUrl,
     redisUrl: redisUrlVar(env),
     adminToken: adminTokenVar(env),
@@ -162,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookEndpointLimit: intVar(env, 'WEBHOOK_ENDPOINT_LIMIT', 20, 0, 100_000),
     worker,
     logLevel: logLevelVar(env),
+    publicUrl: publicUrlVar(env, host, port),
   };
   return Object.freeze(config);
 }

@@ -1,7 +1,7 @@
 // The HTTP error type (for the plumbing's own answers: auth, rate limit, shutdown) and the one handler
 // that turns any error, a domain error of a service included, into a status and
 // { "error": "…", "code": "…" } (the codes and their statuses are listed in error-codes.ts).
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind } from '../lib/errors.ts';
 import { ERROR_CODES, defaultCode, type ErrorCode } from './error-codes.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -96,33 +96,41 @@ export function describeValidation(context: string, errors: AjvError[]): string 
  */
 export type AllowedMethods = (path: string) => string[] | null;
 
+/**
+ * Any thrown error as the HTTP error it answers with: a domain error by its kind, a database outage
+ * as 503, a schema failure as 400 naming the field, Fastify's own client errors in plain words, and
+ * anything else as a logged 500. The JSON APIs and the pages (src/web/) both answer from this.
+ */
+export function httpErrorOf(thrown: FastifyError | AppError | DomainError, request: FastifyRequest): AppError {
+  const error = thrown instanceof DomainError ? fromDomain(thrown) : thrown;
+  if (isDatabaseUnavailable(error)) {
+    // A restart or failover: the same request will work in a moment, so say when to retry.
+    request.log.warn({ err: error }, 'database unavailable');
+    return new AppError(503, 'the database is unavailable; retry in a few seconds', { 'Retry-After': '2' }, 'database_unavailable');
+  }
+  if (error instanceof AppError) return error;
+  const fe = error as FastifyError;
+  if (fe.validation && fe.validationContext === 'params') {
+    // Path ids are plain strings, so only a NUL can fail them: like any other unknown id, 404.
+    return new AppError(404, `${request.url.split('?')[0]} not found`, {}, 'not_found');
+  }
+  if (fe.validation) {
+    const message = describeValidation(fe.validationContext ?? 'request', fe.validation as AjvError[]);
+    return new AppError(400, message, {}, validationCode(fe.validationContext, fe.validation as AjvError[]));
+  }
+  const status = fe.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const { message, code } = clientError(fe, status);
+    return new AppError(status, message, {}, code);
+  }
+  request.log.error({ err: error }, 'request failed');
+  return new AppError(500, 'internal error', {}, 'internal_error');
+}
+
 export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null): void {
   app.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
-    let error = thrown instanceof DomainError ? fromDomain(thrown) : thrown;
-    if (isDatabaseUnavailable(error)) {
-      // A restart or failover: the same request will work in a moment, so say when to retry.
-      request.log.warn({ err: error }, 'database unavailable');
-      error = new AppError(503, 'the database is unavailable; retry in a few seconds', { 'Retry-After': '2' }, 'database_unavailable');
-    }
-    if (error instanceof AppError) {
-      return reply.status(error.status).headers(error.headers).send(envelope(error.message, error.code));
-    }
-    const fe = error as FastifyError;
-    if (fe.validation && fe.validationContext === 'params') {
-      // Path ids are plain strings, so only a NUL can fail them: like any other unknown id, 404.
-      return reply.status(404).send(envelope(`${request.url.split('?')[0]} not found`, 'not_found'));
-    }
-    if (fe.validation) {
-      const message = describeValidation(fe.validationContext ?? 'request', fe.validation as AjvError[]);
-      return reply.status(400).send(envelope(message, validationCode(fe.validationContext, fe.validation as AjvError[])));
-    }
-    const status = fe.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const { message, code } = clientError(fe, status);
-      return reply.status(status).send(envelope(message, code));
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(envelope('internal error', 'internal_error'));
+    const error = httpErrorOf(thrown, request);
+    return reply.status(error.status).headers(error.headers).send(envelope(error.message, error.code));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,0 +1,83 @@
+// The plumbing every server-rendered page shares (the survey pages guests answer, the dashboard):
+// form bodies, security headers with a strict Content-Security-Policy, Eta templates that escape
+// every output, static assets from the package itself, and faults answered as HTML pages.
+// It is one encapsulated Fastify context: none of it reaches the JSON APIs, whose answers, parsers
+// and headers stay as they are (a form body sent to /api/v4 is still refused with 415).
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import type { AppContext } from '../context.ts';
+import { httpErrorOf, type AppError } from '../http/errors.ts';
+import type { DomainError } from '../lib/errors.ts';
+import { negotiateLanguage } from './i18n.ts';
+import { ASSETS_DIR, VENDOR_DIRS, VIEWS_DIR } from './locations.ts';
+import { type PageRoutes, pageRoutes } from './registry.ts';
+
+export const ASSETS_PREFIX = '/assets/';
+
+/** Mounts the pages; `routes` defaults to every feature's (src/web/registry.ts). */
+export async function registerPages(app: FastifyInstance, ctx: AppContext, routes: readonly PageRoutes[] = pageRoutes): Promise<void> {
+  await app.register(async (web) => {
+    const https = ctx.config.publicUrl.startsWith('https:');
+    await web.register(formbody);
+    await web.register(helmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          // Over plain http (a demo, a LAN) upgrading requests would break every asset.
+          ...(https ? { upgradeInsecureRequests: [] } : {}),
+        },
+      },
+      frameguard: { action: 'deny' },
+      // Survey and unsubscribe links carry their token in the path: never send it on.
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: https ? { maxAge: 31_536_000 } : false,
+    });
+    await web.register(view, {
+      // Eta escapes every <%= %> output; the cache keeps compiled templates (they never change while running).
+      engine: { eta: new Eta({ views: VIEWS_DIR, cache: true }) },
+      root: VIEWS_DIR,
+      production: true,
+    });
+    await web.register(fastifyStatic, {
+      root: [ASSETS_DIR, ...VENDOR_DIRS],
+      prefix: ASSETS_PREFIX,
+      preCompressed: true,
+      maxAge: '1h',
+      index: false,
+      list: false,
+    });
+
+    web.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
+      const error = httpErrorOf(thrown, request);
+      return renderError(reply.status(error.status).headers(error.headers), error.status, error.status >= 500 ? null : error.message, request.headers['accept-language']);
+    });
+
+    for (const register of routes) await register(web, ctx);
+  });
+}
+
+const ERROR_TITLES: Record<string, Record<number | 'other', string>> = {
+  en: { 400: 'This request is not valid', 403: 'You may not do this', 404: 'This page does not exist', 503: 'Please try again in a moment', other: 'Something went wrong' },
+  de: { 400: 'Diese Anfrage ist ungültig', 403: 'Das dürfen Sie nicht', 404: 'Diese Seite gibt es nicht', 503: 'Bitte versuchen Sie es gleich noch einmal', other: 'Etwas ist schiefgegangen' },
+};
+
+/** A fault as a page: its title in the reader's language, and the message when it is the reader's to fix. */
+export function renderError(reply: FastifyReply, status: number, message: string | null, acceptLanguage: string | undefined): FastifyReply {
+  const lang = negotiateLanguage(acceptLanguage, Object.keys(ERROR_TITLES));
+  const titles = ERROR_TITLES[lang] ?? ERROR_TITLES.en!;
+  return reply.status(status).view('error.eta', { lang, title: titles[status] ?? titles.other, message, status });
+}

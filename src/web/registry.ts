@@ -1,0 +1,8 @@
+// Every feature's pages, in one list: src/web/plugin.ts mounts them at the root of the server, inside
+// the pages' own context (form bodies, security headers, templates, HTML error pages).
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+
+export type PageRoutes = (web: FastifyInstance, ctx: AppContext) => void | Promise<void>;
+
+export const pageRoutes: PageRoutes[] = [];

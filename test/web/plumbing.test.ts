@@ -1,0 +1,61 @@
+// The pages' shared plumbing (src/web/plugin.ts): security headers and a strict CSP on pages and
+// assets, the browser libraries served from the package, escaped output, faults as HTML pages in
+// the reader's language, and none of it leaking into the JSON API.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Fastify from 'fastify';
+import { invalid } from '../../src/lib/errors.ts';
+import { registerPages } from '../../src/web/plugin.ts';
+import { eachDatabase } from '../support/each-database.ts';
+import { createTestApp, dialects } from '../support/app.ts';
+
+eachDatabase('assets come from the package with security headers; the API keeps its own answers', async (t) => {
+  const css = await t.app.inject({ method: 'GET', url: '/assets/app.css' });
+  assert.equal(css.statusCode, 200);
+  assert.match(String(css.headers['content-type']), /text\/css/);
+  const csp = String(css.headers['content-security-policy']);
+  assert.match(csp, /script-src 'self'(;|$)/);
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.doesNotMatch(csp, /unsafe-inline/);
+  assert.equal(css.headers['x-frame-options'], 'DENY');
+  assert.equal(css.headers['referrer-policy'], 'no-referrer');
+
+  for (const file of ['htmx.min.js', 'uPlot.iife.min.js', 'uPlot.min.css']) {
+    const res = await t.app.inject({ method: 'GET', url: `/assets/${file}` });
+    assert.equal(res.statusCode, 200, file);
+  }
+
+  const api = await t.api(null, 'GET', '/reviews');
+  assert.equal(api.statusCode, 401);
+  assert.equal(api.headers['content-security-policy'], undefined);
+  // A form body is still not a body the API takes.
+  const form = await t.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: 'Bearer test-admin-token', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=x' });
+  assert.equal(form.statusCode, 415);
+});
+
+test('a page fault is an HTML page in the reader\'s language, its message escaped', async () => {
+  const { ctx, close } = await createTestApp(dialects[0]!);
+  const app = Fastify();
+  try {
+    await registerPages(app, ctx, [
+      (web) => {
+        web.get('/probe', async () => {
+          throw invalid('name must not be <script>alert(1)</script>');
+        });
+      },
+    ]);
+    const en = await app.inject({ method: 'GET', url: '/probe' });
+    assert.equal(en.statusCode, 400);
+    assert.match(String(en.headers['content-type']), /text\/html/);
+    assert.match(en.body, /<html lang="en">/);
+    assert.match(en.body, /This request is not valid/);
+    assert.match(en.body, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.doesNotMatch(en.body, /<script>alert/);
+    const de = await app.inject({ method: 'GET', url: '/probe', headers: { 'accept-language': 'de-CH,de;q=0.9,en;q=0.5' } });
+    assert.match(de.body, /<html lang="de">/);
+    assert.match(de.body, /Diese Anfrage ist ungültig/);
+  } finally {
+    await app.close();
+    await close();
+  }
+});
