@@ -69,6 +69,8 @@ interface TopicScore {
   direct: boolean;
   /** Named only by opinion words ("dirty", "teuer"), not by a noun. */
   evaluative: boolean;
+  /** A lukewarm verdict ("nothing special", "sans plus") makes it neutral. */
+  lukewarm: boolean;
 }
 
 /** Finds the longest phrase starting at token i, merging what phrases of that same length mean. */
@@ -260,7 +262,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     if (seen) {
       seen.weak &&= hit.weak;
       seen.evaluative &&= hit.polarity !== 0;
-    } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: hit.polarity !== 0 });
+    } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: hit.polarity !== 0, lukewarm: false });
   }
   const terms = polarTerms(clause);
   let free = 0;
@@ -295,11 +297,15 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
       t.opinion = true;
     }
   }
-  if (topics.length === 0 && inherited && free !== 0) {
-    // "Chambre propre mais vieillissante": what follows is about the room, not about cleanliness.
+  // After a contrast word, a clause naming no noun of its own goes on about the nouns before it
+  // ("bagno piccolo ma nuovo e pulitissimo"); "chambre propre mais vieillissante" is about the
+  // room, not about cleanliness.
+  if (inherited && free !== 0 && topics.every((t) => t.evaluative)) {
     const nouns = inherited.filter((t) => !t.evaluative);
-    for (const t of nouns.length > 0 ? nouns : inherited) {
-      topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false, evaluative: false });
+    for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
+      if (!topics.some((own) => own.topic === t.topic)) {
+        topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false, evaluative: false, lukewarm: false });
+      }
     }
   }
   // "The wifi was weak in our room": Room only says where, unless an opinion is its own or another
@@ -308,6 +314,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   const described = (t: TopicScore) =>
     !t.evaluative && terms.some((term) => term.own !== null && term.own !== 'Staff' && Math.abs(term.at - t.at) <= ADJECTIVE_REACH);
   const kept = strong ? topics.filter((t) => !t.weak || t.direct || described(t)) : topics;
+  if (clause.hits.some((h) => h.role === 'lukewarm')) for (const t of kept) t.lukewarm = true;
   return { topics: kept, score: total, terms: terms.length };
 }
 
@@ -335,7 +342,10 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
     for (const t of topics) {
       let sentiment: Polarity;
       let confidence: number;
-      if (t.opinion && t.score !== 0) {
+      if (t.lukewarm && Math.abs(t.score) <= 1) {
+        sentiment = 'neutral';
+        confidence = 0.6;
+      } else if (t.opinion && t.score !== 0) {
         sentiment = t.score > 0 ? 'positive' : 'negative';
         // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good").
         confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast ? 0.2 : 0));

@@ -25,13 +25,15 @@ export interface LexiconFile {
   verbs: string[];
   /** Polar sentence adverbs a negator never turns ("unfortunately", "leider"); also listed as negative or positive. */
   adverbs?: string[];
+  /** Lukewarm verdicts ("nothing special", "sans plus", "nella media"): the topic is neutral. */
+  lukewarm?: string[];
   /** Phrases that are not about any topic and mask the cues inside them ("room for improvement" is not Room). */
   ignore?: string[];
   /** Topic cues that often only say where something else is ("in our room", "at reception"): their topic is dropped when another topic is in the clause and no opinion is theirs. */
   weak?: string[];
 }
 
-export type Role = 'negator' | 'irrealis' | 'intensifier' | 'downtoner' | 'contrast' | 'verb' | 'adverb';
+export type Role = 'negator' | 'irrealis' | 'intensifier' | 'downtoner' | 'contrast' | 'verb' | 'adverb' | 'lukewarm';
 
 /** Everything a phrase means; one phrase may be a topic cue and polar at once ("dirty", "noisy"). */
 export interface Phrase {
@@ -108,6 +110,7 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
   const roles: [Role, string[]][] = [
     ['negator', file.negators], ['irrealis', file.irrealis], ['intensifier', file.intensifiers],
     ['downtoner', file.downtoners], ['contrast', file.contrast], ['verb', file.verbs], ['adverb', file.adverbs ?? []],
+    ['lukewarm', file.lukewarm ?? []],
   ];
   for (const [role, patterns] of roles) for (const p of patterns) entry(p).role = role;
   for (const p of file.ignore ?? []) entry(p).ignore = true;
