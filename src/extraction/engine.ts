@@ -253,6 +253,9 @@ function polarTerms(clause: Clause): Term[] {
   return terms.filter((t) => t.score !== 0);
 }
 
+/** A one-word opinion that names a topic ("dirty", "teuer"); a phrase ("room wasn't ready") names its thing. */
+const evaluative = (hit: Hit): boolean => hit.polarity !== 0 && hit.first === hit.last;
+
 /** Scores the topics of one clause; `inherited` are the topics of the clause before a contrast word, for a clause that names none. */
 function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: TopicScore[]; score: number; terms: number } {
   const topics: TopicScore[] = [];
@@ -261,8 +264,8 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     const seen = topics.find((t) => t.topic === hit.topic);
     if (seen) {
       seen.weak &&= hit.weak;
-      seen.evaluative &&= hit.polarity !== 0;
-    } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: hit.polarity !== 0, lukewarm: false });
+      seen.evaluative &&= evaluative(hit);
+    } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: evaluative(hit), lukewarm: false });
   }
   const terms = polarTerms(clause);
   let free = 0;
