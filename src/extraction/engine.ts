@@ -312,10 +312,12 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     }
   }
   // "The wifi was weak in our room": Room only says where, unless an opinion is its own or another
-  // topic's evaluative word describes it ("noisy room", "Zimmer war staubig": Room and that topic).
+  // topic's evaluative word describes it: a fault ("Zimmer war staubig": Room and Cleanliness) or
+  // its noise ("noisy room", "quiet room"), as the labelling guide has it; a clean room is Cleanliness.
   const strong = topics.some((t) => !t.weak);
   const described = (t: TopicScore) =>
-    !t.evaluative && terms.some((term) => term.own !== null && term.own !== 'Staff' && Math.abs(term.at - t.at) <= ADJECTIVE_REACH);
+    !t.evaluative &&
+    terms.some((term) => term.own !== null && term.own !== 'Staff' && (term.score < 0 || term.own === 'Noise') && Math.abs(term.at - t.at) <= ADJECTIVE_REACH);
   const kept = strong ? topics.filter((t) => !t.weak || t.direct || described(t)) : topics;
   if (clause.hits.some((h) => h.role === 'lukewarm')) for (const t of kept) t.lukewarm = true;
   return { topics: kept, score: total, terms: terms.length };
