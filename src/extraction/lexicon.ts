@@ -152,7 +152,8 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
     }
     for (const word of key.split(' ')) {
       const cue = topicCueOf(trie, word.replace(/\*$/, ''));
-      if (cue) {
+      // Not from a weak cue: "fuera de servicio" is not about the staff.
+      if (cue && !cue.weak) {
         phrase.topic = cue.topic;
         phrase.weak = cue.weak;
         break;
