@@ -94,9 +94,13 @@ async function send(t: TestApp, world: World, call: Call): Promise<LightMyReques
 }
 
 /** The problem with an answer, or null when it is acceptable. */
-function problem(method: string, r: LightMyRequestResponse): string | null {
+function problem(method: string, url: string, r: LightMyRequestResponse): string | null {
   if (r.statusCode >= 500) return `${r.statusCode} ${r.body.slice(0, 300)}`;
   if (r.statusCode < 400 || method === 'HEAD') return null;
+  // The pages (src/web) answer a fault as an HTML page for a person to read, not as JSON.
+  if (!url.startsWith('/api/') && !url.startsWith('/admin/') && String(r.headers['content-type']).startsWith('text/html')) {
+    return r.body.includes('<h1>') ? null : `${r.statusCode} page without a fault heading: ${r.body.slice(0, 200)}`;
+  }
   try {
     const body = r.json();
     if (typeof body?.error !== 'string' || body.error === '') return `${r.statusCode} without { error }: ${r.body.slice(0, 200)}`;
@@ -256,7 +260,7 @@ eachDatabase('no malformed input to any route answers 5xx; every non-2xx is { er
       const statuses = new Map<number, number>();
       for (const { label, call } of battery(route, base, world)) {
         const r = await send(t, world, call);
-        const wrong = problem(call.method, r);
+        const wrong = problem(call.method, call.url, r);
         statuses.set(r.statusCode, (statuses.get(r.statusCode) ?? 0) + 1);
         // What the battery creates becomes material for later routes (DELETE comes last).
         harvest(world, route, r);
