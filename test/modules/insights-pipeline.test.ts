@@ -118,7 +118,7 @@ eachDatabase('a lease keeps a claimed review from a second claimer until it runs
 eachDatabase('two workers claiming at the same moment never take the same review', async (t) => {
   if (t.dialect !== 'postgres') return; // SQLite has one writer: claims are serialised by BEGIN IMMEDIATE
   const tree = await createTree(t);
-  for (let i = 0; i < 40; i++) await createReview(t, tree.accountId, tree.properties[i % 3], { text: `The room ${i} was spacious.` });
+  for (let i = 0; i < 40; i++) await createReview(t, tree.accountId, tree.properties[i % 3]!, { text: `The room ${i} was spacious.` });
   const second = connect(t.testDb.url, { schema: t.testDb.schema!, poolSize: 2 });
   try {
     const now = new Date().toISOString();
