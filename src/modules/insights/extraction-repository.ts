@@ -61,14 +61,18 @@ export async function writeExtractions(db: Kysely<DB>, writes: readonly Extracti
   if (ids.length > 0) await db.deleteFrom('mentions').where('review_id', 'in', ids).where('extracted', '=', 1).execute();
   const mentions = writes.flatMap((w) => w.mentions);
   for (let i = 0; i < mentions.length; i += 500) await db.insertInto('mentions').values(mentions.slice(i, i + 500)).execute();
-  for (const w of writes) {
-    await db.updateTable('reviews').set({ sentiment: w.sentiment, sentiment_computed: 1 })
-      .where('id', '=', w.reviewId)
+  // One statement per computed value and one for the queue, whatever the batch's size.
+  for (const sentiment of new Set(writes.map((w) => w.sentiment))) {
+    const chunk = writes.filter((w) => w.sentiment === sentiment).map((w) => w.reviewId);
+    await db.updateTable('reviews').set({ sentiment, sentiment_computed: 1 })
+      .where('id', 'in', chunk)
       .where((eb) => eb.or([eb('sentiment', 'is', null), eb('sentiment_computed', '=', 1)]))
       .execute();
   }
-  for (const c of claimed) {
-    await db.deleteFrom('extraction_queue').where('review_id', '=', c.review_id).where('enqueued_at', '=', c.enqueued_at).execute();
+  if (claimed.length > 0) {
+    await db.deleteFrom('extraction_queue')
+      .where((eb) => eb(eb.refTuple('review_id', 'enqueued_at'), 'in', claimed.map((c) => eb.tuple(c.review_id, c.enqueued_at))))
+      .execute();
   }
 }
 

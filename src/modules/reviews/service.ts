@@ -95,9 +95,15 @@ export function needsExtraction(old: ReviewRow | null, row: ReviewRow): boolean 
   return row.sentiment === null && old.sentiment !== null && (row.title !== null || row.text !== null);
 }
 
+/**
+ * Only bench/insights-pipeline.ts turns this off, to measure what queueing adds to the write path
+ * in the same run. Nothing else may: reviews written while it is off are never read.
+ */
+export const extractionQueueing = { enabled: true };
+
 /** Queues the reviews a write gave something new to read, and wakes the worker after the commit. */
 export async function queueForExtraction(trx: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string): Promise<void> {
-  if (reviews.length === 0) return;
+  if (reviews.length === 0 || !extractionQueueing.enabled) return;
   await repo.queueExtraction(trx, reviews, now);
   wakeAfterCommit(trx);
 }
