@@ -8,6 +8,7 @@ import { registerNodes } from './nodes.ts';
 import { registerKeys } from './keys.ts';
 import { registerImport } from './import.ts';
 import { registerDemo } from './demo.ts';
+import { registerInsights } from './insights.ts';
 
 export const commands: Array<(program: Command) => void> = [
   registerServe,
@@ -18,4 +19,5 @@ export const commands: Array<(program: Command) => void> = [
   registerImport,
   registerDemo,
   registerGuests,
+  registerInsights,
 ];

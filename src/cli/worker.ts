@@ -1,4 +1,4 @@
-// `repute worker`: delivers webhooks only (beside `repute serve` with REPUTE_WORKER=off, or several
+// `repute worker`: delivers webhooks and reads reviews with the insights engine (beside `repute serve` with REPUTE_WORKER=off, or several
 // processes against one PostgreSQL); SIGTERM/SIGINT finish the attempts in flight, then exit.
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
@@ -12,14 +12,15 @@ function positiveInt(value: string): number {
 
 export function registerWorker(program: Command): void {
   program.command('worker')
-    .description('deliver webhooks from the database named by DATABASE_URL (no HTTP server)')
+    .description('deliver webhooks and extract review insights from the database named by DATABASE_URL (no HTTP server)')
     .option('--concurrency <n>', 'requests in flight at once', positiveInt, DEFAULT_CONCURRENCY)
     .option('--per-endpoint <n>', 'requests in flight to one endpoint at once', positiveInt, DEFAULT_PER_ENDPOINT)
     .action(async (options: { concurrency: number; perEndpoint: number }) => {
       const config = loadConfig();
       // Loaded on use, not at the top: `repute --help` need not load the worker and the drivers.
-      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }] = await Promise.all([
+      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }, { startInsightsWorker }] = await Promise.all([
         import('pino'), import('../db/connect.ts'), import('../db/migrate.ts'), import('../delivery/worker.ts'), import('../stores.ts'),
+        import('../process/insights-worker.ts'),
       ]);
       const log = pino({ level: config.logLevel });
       const database = connect(config.databaseUrl);
@@ -29,11 +30,15 @@ export function registerWorker(program: Command): void {
       });
       const store = storesFor(database).deliveries;
       const worker = startWorker({ store, commits: database.commits, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
-      const unlisten = database.listenForCommits(worker.wake, log);
+      const insights = startInsightsWorker({ db: database.db, commits: database.commits, log });
+      const unlisten = database.listenForCommits(() => {
+        worker.wake();
+        insights.wake();
+      }, log);
       log.info({ concurrency: options.concurrency, perEndpoint: options.perEndpoint, dialect: database.dialect }, 'webhook worker started');
       const stop = (signal: NodeJS.Signals) => {
         log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
-        Promise.all([worker.stop(), unlisten()]).then(() => database.destroy()).then(
+        Promise.all([worker.stop(), insights.stop(), unlisten()]).then(() => database.destroy()).then(
           () => {
             const cpu = process.cpuUsage();
             log.info({ ...worker.stats, cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 }, 'webhook worker stopped');

@@ -11,3 +11,9 @@ export function isContention(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (/^SQLITE_(BUSY|LOCKED)/.test(code) || code === '40P01' || code === '40001');
 }
+
+/** A foreign key refused the change: a row still refers to the one being removed. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

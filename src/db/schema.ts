@@ -52,6 +52,8 @@ export interface ReviewTable {
   recommend: number | null;
   created_at: string;
   updated_at: string;
+  /** 1 when the insights engine computed `sentiment` (the review arrived without one). */
+  sentiment_computed: number;
 }
 
 export interface ReviewStatsTable {
@@ -131,6 +133,8 @@ export interface TopicTable {
   language: string | null;
   parent_label_id: string | null;
   created_at: string;
+  /** An account's own category: keyword lists per language, JSON `{ "en": ["…"], … }`; null otherwise. */
+  keywords: string | null;
   /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
   import_key: string | null;
 }
@@ -147,6 +151,8 @@ export interface MentionTable {
   sentiment: string | null;
   confidence: number | null;
   created_at: string;
+  /** 1 for the insights engine's mentions (a re-extraction replaces them); 0 for an operator's. */
+  extracted: number;
   /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
   import_key: string | null;
 }
@@ -160,6 +166,11 @@ export interface RecommendationTable {
   impact: string | null;
   canonical_label_id: string | null;
   created_at: string;
+  /** The node a generated recommendation is about; null for an operator's. */
+  node_id: string | null;
+  /** account/node/topic of a generated recommendation (updated in place); null for an operator's. */
+  generated_key: string | null;
+  updated_at: string | null;
   /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
   import_key: string | null;
 }
@@ -243,6 +254,19 @@ export interface SurveyInvitationTable {
   updated_at: string;
 }
 
+export interface ExtractionQueueTable {
+  review_id: string;
+  account_id: string;
+  enqueued_at: string;
+  lease_until: string | null;
+  attempts: number;
+}
+
+export interface InsightRunTable {
+  name: string;
+  last_run_at: string;
+}
+
 export interface ErasedGuestTable {
   property_id: string;
   fingerprint: string;
@@ -321,6 +345,8 @@ export interface DB {
   guests: GuestTable;
   reservations: ReservationTable;
   erased_guests: ErasedGuestTable;
+  extraction_queue: ExtractionQueueTable;
+  insight_runs: InsightRunTable;
   invitation_rules: InvitationRuleTable;
   survey_invitations: SurveyInvitationTable;
   webhook_endpoints: WebhookEndpointTable;

@@ -1,12 +1,16 @@
 // The demo data set: a hotel group with 2 regions and 5 hotels, two years of multilingual reviews
 // (through the bulk import path, so review_stats and events are what an import gives), surveys with
-// responses, topics with mentions, recommendations, an alert rule and one API key per use.
+// responses, an own category, mentions and recommendations read from the reviews by the insights
+// engine, an alert rule and one API key per use.
 // Everything is drawn from a seeded generator: the same seed gives the same data (ids and "now" aside).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/connect.ts';
 import type { DB, NodeRow } from '../db/schema.ts';
 import { createAccount } from '../modules/accounts/service.ts';
-import { createMention, createRecommendation, createTopic } from '../modules/insights/service.ts';
+import { createExtractor } from '../extraction/index.ts';
+import { createCategory } from '../modules/insights/categories.ts';
+import { extractDueBatch } from '../modules/insights/extraction.ts';
+import { refreshRecommendations } from '../modules/insights/recommendations.ts';
 import type { Scope } from '../access/scopes.ts';
 import { createKey } from '../modules/keys/service.ts';
 import { createNode } from '../modules/nodes/service.ts';
@@ -60,9 +64,6 @@ const HOTELS: Hotel[] = [
   { name: 'Hotel Portofino Bay', region: 1, reviews: 460, languages: [['it', 40], ['en', 30], ['de', 15], ['es', 10], ['fr', 5]], ratings: [[5, 44], [4, 31], [3, 12], [2, 7], [1, 6]], weakSpot: 'staff' },
 ];
 const PLATFORMS = [['google', 40], ['booking', 30], ['tripadvisor', 18], ['expedia', 12]] as const;
-const TOPIC_NAMES: Record<TopicKey, string> = {
-  cleanliness: 'Cleanliness', staff: 'Staff', breakfast: 'Breakfast', location: 'Location', noise: 'Noise', value: 'Value',
-};
 
 interface PlannedMention { topic: TopicKey; text: string; sentiment: Sentiment }
 interface PlannedReview { input: ReviewInput; mentions: PlannedMention[] }
@@ -95,24 +96,11 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
     }
   }
 
-  // Drawn in order (the same seed, the same mentions), written by a few workers side by side.
-  const mentionInputs = planned.flatMap((review, i) => review.mentions.map((m) => [ids[i]!, {
-    canonical_label_id: topics.byKey[m.topic], text: m.text, source_field: 'text', sentiment: m.sentiment,
-    confidence: Math.round((0.72 + random.next() * 0.27) * 100) / 100,
-    created_at: new Date(Date.parse(review.input.reviewed_at) + 3_600_000).toISOString(),
-  }] as const));
-  let next = 0;
-  const worker = async () => {
-    while (next < mentionInputs.length) {
-      const [reviewId, input] = mentionInputs[next++]!;
-      await createMention(db, reviewId, input);
-    }
-  };
-  await Promise.all(Array.from({ length: database.concurrentWriters }, worker));
-  const mentions = mentionInputs.length;
-
   const surveys = await createSurveys(db, random, account.id, { root: root.id, hotels: hotels.map((h) => h.id) }, today);
-  const recommendations = await createRecommendations(db, random, account.id, topics.byKey, today);
+  // Mentions and recommendations come from the insights engine, as they would in production: the
+  // reviews were queued by their writes; the demo reads them before it prints (no worker needed yet).
+  const mentions = await extractAll(db);
+  const recommendations = await refreshRecommendations(db, account.id, now);
 
   // Watching from now on: the imported history does not trigger it.
   await createAlertRule(db, account.id, { node_id: root.id, max_rating: 2, keywords: ['dirty', 'schmutzig', 'sale', 'sucia', 'sporca'] });
@@ -147,14 +135,22 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
   };
 }
 
-async function createTopics(db: Kysely<DB>, accountId: string): Promise<{ byKey: Record<TopicKey, string>; count: number }> {
-  const byKey = {} as Record<TopicKey, string>;
-  for (const key of TOPIC_KEYS) byKey[key] = (await createTopic(db, null, { name: TOPIC_NAMES[key], language: 'en' })).id;
-  // A little hierarchy, and one topic of the account's own.
-  await createTopic(db, null, { name: 'Front desk', language: 'en', parent_label_id: byKey.staff });
-  await createTopic(db, null, { name: 'Coffee', language: 'en', parent_label_id: byKey.breakfast });
-  await createTopic(db, accountId, { name: 'Spa & wellness', language: 'en' });
-  return { byKey, count: TOPIC_KEYS.length + 3 };
+/** The account's own category: keywords the engine marks in mentions of any topic. */
+async function createTopics(db: Kysely<DB>, accountId: string): Promise<{ count: number }> {
+  await createCategory(db, accountId, {
+    name: 'Spa & wellness',
+    keywords: { en: ['spa', 'sauna'], de: ['spa', 'sauna', 'wellness'], fr: ['spa', 'sauna'], es: ['spa', 'sauna'], it: ['spa', 'sauna'] },
+  });
+  const global = await db.selectFrom('topics').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', 'is', null).executeTakeFirstOrThrow();
+  return { count: Number(global.n) + 1 };
+}
+
+async function extractAll(db: Kysely<DB>): Promise<number> {
+  const extractor = createExtractor();
+  const log = { warn: () => {} };
+  while ((await extractDueBatch({ db, extractor, log }, 500)) > 0) { /* until every queued review is read */ }
+  const count = await db.selectFrom('mentions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(count.n);
 }
 
 function planReview(random: Random, hotel: Hotel, nodeId: string, today: number): PlannedReview {
@@ -181,7 +177,7 @@ function planReview(random: Random, hotel: Hotel, nodeId: string, today: number)
     }
   }
   const closing = !ratingOnly && random.chance(0.6) ? ` ${random.pick(bank.closings[sentiment])}` : '';
-  const text = ratingOnly ? null : `${mentions.map((m) => m.text).join(' ')}${closing}`;
+  const text = ratingOnly ? null : `${joinSentences(random, language, mentions)}${closing}`;
 
   const replyChance = sentiment === 'negative' ? 0.7 : sentiment === 'neutral' ? 0.4 : 0.25;
   const repliedAt = reviewedAt + Math.floor((0.3 + random.next() * 3.5) * DAY);
@@ -201,7 +197,7 @@ function planReview(random: Random, hotel: Hotel, nodeId: string, today: number)
       title: platform === 'google' ? null : random.pick(bank.titles[sentiment]),
       text,
       language,
-      sentiment,
+      // Left out: the insights engine computes it from the text, as for any review that comes without one.
       owner_reply: replied ? random.pick(bank.replies[sentiment === 'positive' ? 'positive' : 'negative']) : null,
       replied_at: replied ? new Date(repliedAt).toISOString() : null,
       is_hidden: random.chance(0.015),
@@ -211,26 +207,29 @@ function planReview(random: Random, hotel: Hotel, nodeId: string, today: number)
   };
 }
 
+const BUT: Record<Language, string> = { en: 'but', de: 'aber', fr: 'mais', es: 'pero', it: 'ma' };
+
+/** Sentences in a row, two of opposite tones often joined by the language's "but", as guests write. */
+function joinSentences(random: Random, language: Language, parts: readonly PlannedMention[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const here = parts[i]!;
+    const next = parts[i + 1];
+    if (next && next.sentiment !== here.sentiment && random.chance(0.6)) {
+      // German nouns keep their capital; other languages lower the sentence's first letter.
+      const second = language === 'de' ? next.text : next.text.charAt(0).toLocaleLowerCase(language) + next.text.slice(1);
+      out.push(`${here.text.replace(/[.!]+$/, '')}, ${BUT[language]} ${second}`);
+      i++;
+    } else {
+      out.push(here.text);
+    }
+  }
+  return out.join(' ');
+}
+
 /** A sentence's tone follows the review's, with some nuance (and the hotel's weak spot pulling down). */
 function sentenceTone(random: Random, review: Sentiment, weakSpot: boolean): Sentiment {
   if (review === 'positive') return random.weighted([['positive', weakSpot ? 60 : 88], ['neutral', weakSpot ? 30 : 10], ['negative', weakSpot ? 10 : 2]] as const);
   if (review === 'negative') return random.weighted([['negative', 80], ['neutral', 15], ['positive', 5]] as const);
   return random.weighted([['positive', 35], ['neutral', 35], ['negative', weakSpot ? 50 : 30]] as const);
-}
-
-async function createRecommendations(db: Kysely<DB>, random: Random, accountId: string, topics: Record<TopicKey, string>, today: number): Promise<number> {
-  const items: Array<[string, string, string, string, TopicKey]> = [
-    ['Soundproof the street-facing rooms at Villa Mare Nice', 'Noise is the most frequent complaint in negative reviews of Villa Mare Nice, mostly about traffic and the bar. Secondary glazing on the street side and earlier bar closing on weekdays would address most of them.', 'high', 'high', 'noise'],
-    ['Deep-clean bathrooms at Seeblick Hotel Lucerne', 'Cleanliness mentions at Seeblick Hotel Lucerne turned negative over the last six months, most of them about bathrooms. An extra inspection round before check-in is suggested.', 'high', 'medium', 'cleanliness'],
-    ['Extend breakfast variety at Berghof Lodge Zermatt', 'Guests describe breakfast as repetitive; the Breakfast pulse survey asks for fresh fruit and regional cheese most often.', 'medium', 'medium', 'breakfast'],
-    ['Review minibar and parking prices in Innsbruck', 'Value for money is the weak spot of an otherwise very well rated hotel; parking charges come up in a third of those mentions.', 'medium', 'low', 'value'],
-    ['Recognise the front desk team at Hotel Portofino Bay', 'Staff mentions improved markedly since the new check-in process; negative ones now concern waiting times at peak hours only.', 'low', 'low', 'staff'],
-  ];
-  for (const [i, [title, body, priority, impact, topic]] of items.entries()) {
-    await createRecommendation(db, accountId, {
-      title, body, priority, impact, canonical_label_id: topics[topic],
-      created_at: new Date(today - (50 - i * 9) * DAY + random.int(8, 17) * 3_600_000).toISOString(),
-    });
-  }
-  return items.length;
 }

@@ -5,6 +5,7 @@ import { createContext } from '../context.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { startWorker } from '../delivery/worker.ts';
+import { startInsightsWorker } from './insights-worker.ts';
 import { buildApp } from '../app.ts';
 
 export interface RunningServer {
@@ -21,6 +22,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
+  const insights = config.worker === 'inline' ? startInsightsWorker({ db: database.db, commits: database.commits, log: app.log }) : null;
   await ctx.rateLimits.connected();
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
@@ -29,6 +31,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       app.log.info('shutting down: finishing requests in flight');
       await app.close();
       await worker?.stop();
+      await insights?.stop();
       await ctx.rateLimits.close();
       await database.destroy();
     })();

@@ -4,7 +4,7 @@ import { subtreePage, type SubtreeScope, whereNodeFilter } from '../../db/subtre
 import type { DB, MentionRow, MentionTable, RecommendationRow, RecommendationTable, TopicRow, TopicTable } from '../../db/schema.ts';
 import type { Keyset } from '../../db/keyset.ts';
 
-export type MentionListRow = Omit<MentionRow, 'account_id' | 'node_id' | 'import_key'> & { is_hidden: number | null };
+export type MentionListRow = Omit<MentionRow, 'account_id' | 'node_id' | 'import_key' | 'extracted'> & { is_hidden: number | null };
 
 /** One page of the account's recommendations, newest first on (created_at, id); limit + 1 rows. */
 export async function listRecommendationPage(db: Kysely<DB>, accountId: string, after: Keyset | null, limit: number): Promise<RecommendationRow[]> {
@@ -49,4 +49,19 @@ export async function insertMention(db: Kysely<DB>, row: Insertable<MentionTable
 
 export async function insertRecommendation(db: Kysely<DB>, row: Insertable<RecommendationTable>): Promise<void> {
   await db.insertInto('recommendations').values(row).execute();
+}
+
+export async function listCategories(db: Kysely<DB>, accountId: string): Promise<TopicRow[]> {
+  return db.selectFrom('topics').selectAll().where('account_id', '=', accountId).where('keywords', 'is not', null)
+    .orderBy('name').orderBy('id').execute();
+}
+
+export async function updateCategory(db: Kysely<DB>, id: string, changes: { name?: string; keywords?: string }): Promise<void> {
+  await db.updateTable('topics').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes an account's category; the mentions it marked keep their topic and lose the mark. */
+export async function deleteCategory(db: Kysely<DB>, id: string): Promise<void> {
+  await db.updateTable('mentions').set({ custom_category_id: null }).where('custom_category_id', '=', id).execute();
+  await db.deleteFrom('topics').where('id', '=', id).execute();
 }

@@ -68,3 +68,31 @@ export const RecommendationInput = Type.Object({
   created_at: OptionalNullable(DateTime),
 }, { additionalProperties: false });
 export type RecommendationInput = Static<typeof RecommendationInput>;
+
+// ---- an account's own categories (topics with keyword lists the engine matches) ----
+
+/** Keyword lists per language code ("en", "de", …): words or phrases, matched case-insensitively. */
+export const CategoryKeywords = Type.Record(Type.String({ pattern: '^[a-z]{2,3}$' }), Type.Array(NonEmptyString(100), { maxItems: 200 }), { maxProperties: 20 });
+
+export const CategoryInput = Type.Object({
+  name: NonEmptyString(200),
+  keywords: CategoryKeywords,
+  parent_label_id: OptionalNullable(Uuid),
+}, { additionalProperties: false });
+export type CategoryInput = Static<typeof CategoryInput>;
+
+export const CategoryPatch = Type.Object({
+  name: Type.Optional(NonEmptyString(200)),
+  keywords: Type.Optional(CategoryKeywords),
+}, { additionalProperties: false });
+export type CategoryPatch = Static<typeof CategoryPatch>;
+
+export const Category = Type.Object({
+  id: Uuid,
+  account_id: Uuid,
+  name: Type.String(),
+  parent_label_id: Nullable(Uuid),
+  keywords: Type.Record(Type.String(), Type.Array(Type.String())),
+  created_at: DateTime,
+}, { $id: 'Category' });
+export type Category = Static<typeof Category>;

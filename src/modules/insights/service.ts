@@ -62,6 +62,7 @@ export async function createTopic(db: Kysely<DB>, accountId: string | null, inpu
     const row: TopicRow = {
       id: newId(), account_id: accountId, name: input.name, language: input.language ?? null,
       parent_label_id: input.parent_label_id ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
+      keywords: null,
     };
     await repo.insertTopic(trx, row);
     return toTopic(row);
@@ -78,6 +79,7 @@ export async function createMention(db: Kysely<DB>, reviewId: string, input: Men
       canonical_label_id: input.canonical_label_id, custom_category_id: input.custom_category_id ?? null,
       text: input.text, source_field: input.source_field, sentiment: input.sentiment ?? null,
       confidence: input.confidence ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
+      extracted: 0,
     };
     await repo.insertMention(trx, row);
     return toMention({ ...row, is_hidden: review.is_hidden });
@@ -92,6 +94,7 @@ export async function createRecommendation(db: Kysely<DB>, accountId: string, in
       id: newId(), account_id: accountId, title: input.title, body: input.body, priority: input.priority,
       impact: input.impact ?? null, canonical_label_id: input.canonical_label_id ?? null,
       created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
+      node_id: null, generated_key: null, updated_at: null,
     };
     await repo.insertRecommendation(trx, row);
     return toRecommendation(row);

@@ -63,6 +63,14 @@ export async function accountLineages(db: Kysely<DB>, accountId: string): Promis
   return new Map((await listAccountNodePaths(db, accountId)).map((n) => [n.id, n.path.split('/').filter(Boolean)]));
 }
 
+/** Every node of the account, root first (path order). */
+export async function accountNodes(db: Kysely<DB>, accountId: string): Promise<NodeRow[]> {
+  const root = await findRootNode(db, accountId);
+  if (!root) return [];
+  const rootRow = await findNode(db, root.id);
+  return rootRow ? listSubtree(db, rootRow.path) : [];
+}
+
 /** Ids of the node at `path` and every node below it. */
 export async function subtreeIds(db: Kysely<DB>, path: string): Promise<string[]> {
   return (await listSubtree(db, path)).map((n) => n.id);

@@ -13,7 +13,7 @@ import { accountLineages, notAccountNode } from '../nodes/service.ts';
 import { ruleMatches, toAlertRule } from './alerts.ts';
 import { applyStatsMany, contribution, listAlertRules, moveNodeCopies, type Planned, type ReviewBulkStore, type StatsDelta } from './repository.ts';
 import type { ReviewInput } from './schemas.ts';
-import { reviewFields, toReview } from './service.ts';
+import { needsExtraction, queueForExtraction, reviewFields, toReview } from './service.ts';
 
 export type BulkOutcome =
   | { status: 'created'; id: string }
@@ -53,12 +53,14 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     let run: Planned[] = [];
     let keys = new Set<string>();
     const created: ReviewRow[] = [];
+    const toRead: ReviewRow[] = [];
     const stats = new Map<string, StatsDelta & { node_id: string; platform: string }>();
     const flush = async () => {
       if (run.length === 0) return;
       const written = await ctx.reviews.writeRun(trx, accountId, run);
       for (const w of written) {
         outcomes[w.index] = { status: w.old ? 'updated' : 'created', id: w.row.id };
+        if (needsExtraction(w.old, w.row)) toRead.push(w.row);
         if (w.old) addStats(stats, w.old, -1);
         else created.push(w.row);
         if (w.old && w.old.node_id !== w.row.node_id) await moveNodeCopies(trx, w.row.id, w.row.node_id);
@@ -82,6 +84,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     }
     await flush();
 
+    await queueForExtraction(trx, toRead, now);
     await applyStatsMany(trx, [...stats.values()]);
     const events: NewEvent[] = [];
     if (created.length > 0) {

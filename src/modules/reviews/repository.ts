@@ -47,6 +47,20 @@ export async function moveNodeCopies(db: Kysely<DB>, reviewId: string, nodeId: s
   await db.updateTable('mentions').set({ node_id: nodeId }).where('review_id', '=', reviewId).execute();
 }
 
+/**
+ * Queues reviews for the insights engine, in the transaction that wrote them: the worker claims the
+ * rows, reads the reviews and replaces their mentions. A review queued again (its text changed while
+ * it waited or was being read) gets a fresh enqueued_at, so the worker reads it once more.
+ */
+export async function queueExtraction(db: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string): Promise<void> {
+  for (let i = 0; i < reviews.length; i += 500) {
+    await db.insertInto('extraction_queue')
+      .values(reviews.slice(i, i + 500).map((r) => ({ review_id: r.id, account_id: r.account_id, enqueued_at: now, lease_until: null, attempts: 0 })))
+      .onConflict((oc) => oc.column('review_id').doUpdateSet({ enqueued_at: now, lease_until: null, attempts: 0 }))
+      .execute();
+  }
+}
+
 export async function insertReview(db: Kysely<DB>, row: NewReview): Promise<void> {
   await db.insertInto('reviews').values(row).execute();
 }
@@ -116,6 +130,7 @@ export async function listAlertRules(db: Kysely<DB>, accountId: string, nodeIds?
 export const REVIEW_COLUMNS = [
   'id', 'account_id', 'node_id', 'platform', 'external_id', 'author', 'rating', 'rating_normalized', 'title', 'text',
   'url', 'language', 'sentiment', 'owner_reply', 'replied_at', 'reviewed_at', 'is_hidden', 'recommend', 'created_at', 'updated_at',
+  'sentiment_computed',
 ] as const satisfies ReadonlyArray<keyof ReviewRow>;
 /** What an update in place replaces. */
 export const REVIEW_FIELD_COLUMNS = REVIEW_COLUMNS.filter((c) => !['id', 'account_id', 'platform', 'external_id', 'created_at'].includes(c));

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { type Principal, subtreeScope } from '../../access/principal.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Keyset } from '../../db/keyset.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type PageOf, toPage } from '../../http/pagination.ts';
@@ -79,7 +79,33 @@ export function reviewFields(input: ReviewInput, nodeId: string, now: string) {
     is_hidden: bit(input.is_hidden ?? false),
     recommend: input.recommend == null ? null : bit(input.recommend),
     updated_at: now,
+    // A write states the sentiment (or its absence); the insights engine fills an absent one in later.
+    sentiment_computed: 0,
   };
+}
+
+/**
+ * Whether a write gives the insights engine something new to read: a new review with a title or
+ * text, a changed title, text or language, or a sentiment left out that the engine had filled in
+ * (the write cleared it; reading again restores it).
+ */
+export function needsExtraction(old: ReviewRow | null, row: ReviewRow): boolean {
+  if (old === null) return row.title !== null || row.text !== null;
+  if (old.title !== row.title || old.text !== row.text || old.language !== row.language) return true;
+  return row.sentiment === null && old.sentiment !== null && (row.title !== null || row.text !== null);
+}
+
+/**
+ * Only bench/insights-pipeline.ts turns this off, to measure what queueing adds to the write path
+ * in the same run. Nothing else may: reviews written while it is off are never read.
+ */
+export const extractionQueueing = { enabled: true };
+
+/** Queues the reviews a write gave something new to read, and wakes the worker after the commit. */
+export async function queueForExtraction(trx: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string): Promise<void> {
+  if (reviews.length === 0 || !extractionQueueing.enabled) return;
+  await repo.queueExtraction(trx, reviews, now);
+  wakeAfterCommit(trx);
 }
 
 /** Creates or updates in place by (account, platform, external_id); only a new review emits events. */
@@ -103,12 +129,14 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
     if (existing) {
       const updated: ReviewRow = { ...existing, ...fields };
       await repo.updateReview(trx, existing.id, fields);
+      if (needsExtraction(existing, updated)) await queueForExtraction(trx, [updated], now);
       await moveStats(trx, existing, updated);
       if (updated.node_id !== existing.node_id) await repo.moveNodeCopies(trx, existing.id, updated.node_id);
       return { review: toReview(updated), created: false };
     }
     const row: ReviewRow = { id: newId(), account_id: accountId, platform: input.platform, external_id: input.external_id, created_at: now, ...fields };
     await repo.insertReview(trx, row);
+    if (needsExtraction(null, row)) await queueForExtraction(trx, [row], now);
     await repo.applyStats(trx, row.node_id, row.platform, repo.contribution(row, 1));
     const review = toReview(row);
     await appendEvent(trx, { accountId, type: 'review.received', data: { review } });

@@ -1,0 +1,76 @@
+// Reading queued reviews with the insights engine: one batch claimed under a lease, read outside any
+// transaction (the engine is pure CPU), then written in one transaction that replaces the reviews'
+// engine mentions and clears the queue rows. A worker that dies mid-batch leaves leased rows that
+// another claims once the lease runs out: nothing is lost, and a lease keeps two workers apart.
+import type { Kysely } from 'kysely';
+import type { DB, MentionRow } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { CustomCategory, Extractor } from '../../extraction/types.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Log } from '../../lib/log.ts';
+import * as repo from './extraction-repository.ts';
+
+export const EXTRACTION_BATCH = 200;
+/** Long enough for a batch on a slow machine; a dead worker's rows are taken again after it. */
+export const EXTRACTION_LEASE_MS = 60_000;
+
+export interface ExtractionDeps {
+  db: Kysely<DB>;
+  extractor: Extractor;
+  log: Pick<Log, 'warn'>;
+}
+
+/** Reads one batch of due reviews; answers how many queue rows it took (0: nothing was due). */
+export async function extractDueBatch(deps: ExtractionDeps, limit = EXTRACTION_BATCH): Promise<number> {
+  const { db } = deps;
+  const now = new Date();
+  const claimed = await inTransaction(db, (trx) =>
+    repo.claimExtractions(trx, now.toISOString(), new Date(now.getTime() + EXTRACTION_LEASE_MS).toISOString(), limit));
+  if (claimed.length === 0) return 0;
+  const reviews = await repo.reviewsToRead(db, claimed.map((c) => c.review_id));
+  const topics = await repo.globalTopicIds(db);
+  const categories = await categoriesByAccount(db, [...new Set(reviews.map((r) => r.account_id))]);
+  const writes: repo.ExtractionWrite[] = [];
+  for (const review of reviews) {
+    let extraction: ReturnType<Extractor['extract']>;
+    try {
+      extraction = deps.extractor.extract(review, categories.get(review.account_id) ?? []);
+    } catch (error) {
+      // A text the engine cannot read must not block the queue: its row is cleared, and said.
+      deps.log.warn({ err: error, reviewId: review.id }, 'insights engine could not read a review; skipped');
+      continue;
+    }
+    const mentions: MentionRow[] = [];
+    for (const m of extraction.mentions) {
+      const topicId = topics.get(m.topic);
+      if (topicId === undefined) continue;
+      mentions.push({
+        id: newId(), account_id: review.account_id, review_id: review.id, node_id: review.node_id,
+        canonical_label_id: topicId, custom_category_id: m.custom_category_id, text: m.text, source_field: m.source_field,
+        sentiment: m.sentiment, confidence: Math.round(m.confidence * 1000) / 1000,
+        // A mention is dated by the review it comes from: lists and trends follow when guests wrote.
+        created_at: review.reviewed_at, import_key: null, extracted: 1,
+      });
+    }
+    writes.push({ reviewId: review.id, mentions, sentiment: extraction.sentiment });
+  }
+  await inTransaction(db, (trx) => repo.writeExtractions(trx, writes, claimed));
+  return claimed.length;
+}
+
+async function categoriesByAccount(db: Kysely<DB>, accountIds: string[]): Promise<Map<string, CustomCategory[]>> {
+  const byAccount = new Map<string, CustomCategory[]>();
+  for (const row of await repo.categoriesOf(db, accountIds)) {
+    const list = byAccount.get(row.account_id) ?? [];
+    list.push({ id: row.id, keywords: JSON.parse(row.keywords) as CustomCategory['keywords'] });
+    byAccount.set(row.account_id, list);
+  }
+  return byAccount;
+}
+
+/** Queues the reviews of an account (or all) again, e.g. after the lexicons changed. */
+export async function requeueReviews(db: Kysely<DB>, accountId: string | null, since: string | null): Promise<number> {
+  return inTransaction(db, (trx) => repo.requeueAll(trx, new Date().toISOString(), accountId, since));
+}
+
+export const pendingExtractions = (db: Kysely<DB>): Promise<number> => repo.queueLength(db);

@@ -1,0 +1,148 @@
+// Recommendations drawn from how topics move (shared/spec/insights.md): for each property and group
+// of an account, each topic's mentions of the last 90 days against the 90 before and against the
+// account's other properties. A topic whose negative share is high or rising yields one
+// recommendation, keyed by (account, node, topic) so the next pass updates it in place; one that no
+// longer holds is removed. Operators' own recommendations (no key) are never touched.
+import type { Kysely } from 'kysely';
+import type { DB, NodeRow, RecommendationRow } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { newId } from '../../lib/ids.ts';
+import { accountNodes, PROPERTY } from '../nodes/service.ts';
+import * as repo from './recommendation-repository.ts';
+import { globalTopicIds } from './extraction-repository.ts';
+
+const DAY_MS = 86_400_000;
+const WINDOW_DAYS = 90;
+/** Fewer recent mentions than this say too little about a topic at a node. */
+export const MIN_MENTIONS = 5;
+/** A negative share this high is a problem by itself… */
+export const HIGH_SHARE = 0.4;
+/** …and a lower one (at least FLOOR_SHARE) is when it rose this much, or lies this far above the account's other properties. */
+export const RISE = 0.15;
+export const FLOOR_SHARE = 0.2;
+
+interface Figures { total: number; negative: number; ratingSum: number; ratingCount: number }
+const empty = (): Figures => ({ total: 0, negative: 0, ratingSum: 0, ratingCount: 0 });
+const share = (f: Figures): number => (f.total === 0 ? 0 : f.negative / f.total);
+const percent = (x: number): string => `${Math.round(x * 100)} %`;
+
+/** Runs the pass for every account when a day has passed since the last one (one worker runs it). */
+export async function refreshRecommendationsIfDue(db: Kysely<DB>, now: Date): Promise<boolean> {
+  const claimed = await repo.claimDailyRun(db, 'recommendations', now.toISOString(), new Date(now.getTime() - DAY_MS).toISOString());
+  if (!claimed) return false;
+  for (const accountId of await repo.accountsWithMentions(db)) await refreshRecommendations(db, accountId, now);
+  return true;
+}
+
+/** Recomputes one account's generated recommendations; answers how many hold. */
+export async function refreshRecommendations(db: Kysely<DB>, accountId: string, now: Date): Promise<number> {
+  const recentFrom = new Date(now.getTime() - WINDOW_DAYS * DAY_MS).toISOString();
+  const since = new Date(now.getTime() - 2 * WINDOW_DAYS * DAY_MS).toISOString();
+  const nodes = await accountNodes(db, accountId);
+  const counts = await repo.topicCounts(db, accountId, since, recentFrom);
+  const ratings = await repo.nodeRatings(db, accountId, recentFrom);
+  const topicNames = new Map([...(await globalTopicIds(db)).entries()].map(([name, id]) => [id, name]));
+
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const ancestorsOf = (nodeId: string): string[] => byId.get(nodeId)?.path.split('/').filter(Boolean) ?? [nodeId];
+  // Figures rolled up from each mention's node to every node above it, per topic and window.
+  const recent = new Map<string, Figures>();
+  const before = new Map<string, Figures>();
+  const accountRecent = new Map<string, Figures>();
+  for (const c of counts) {
+    for (const nodeId of ancestorsOf(c.node_id)) add(c.recent === 1 ? recent : before, `${nodeId}/${c.topic_id}`, c);
+    if (c.recent === 1) add(accountRecent, c.topic_id, c);
+  }
+  const reviewsAt = new Map<string, repo.NodeRatings>();
+  for (const r of ratings) {
+    for (const nodeId of ancestorsOf(r.node_id)) {
+      const sum = reviewsAt.get(nodeId) ?? { node_id: nodeId, reviews: 0, rating_sum: 0, rating_count: 0 };
+      sum.reviews += r.reviews;
+      sum.rating_sum += r.rating_sum;
+      sum.rating_count += r.rating_count;
+      reviewsAt.set(nodeId, sum);
+    }
+  }
+
+  const rows: RecommendationRow[] = [];
+  const stamp = now.toISOString();
+  for (const node of nodes.filter((n) => isPropertyOrGroup(n, nodes))) {
+    for (const [topicId, topicName] of topicNames) {
+      const cur = recent.get(`${node.id}/${topicId}`);
+      if (!cur || cur.total < MIN_MENTIONS) continue;
+      const prev = before.get(`${node.id}/${topicId}`) ?? empty();
+      const all = accountRecent.get(topicId) ?? empty();
+      const others: Figures = { total: all.total - cur.total, negative: all.negative - cur.negative, ratingSum: 0, ratingCount: 0 };
+      const negativeShare = share(cur);
+      const change = prev.total >= MIN_MENTIONS ? negativeShare - share(prev) : null;
+      const gap = others.total >= MIN_MENTIONS ? negativeShare - share(others) : null;
+      const holds = negativeShare >= HIGH_SHARE || (negativeShare >= FLOOR_SHARE && ((change !== null && change >= RISE) || (gap !== null && gap >= RISE)));
+      if (!holds) continue;
+      const quotes = await repo.negativeQuotes(db, accountId, subtreeOf(node, nodes), topicId, recentFrom, 2);
+      rows.push({
+        id: newId(), account_id: accountId, node_id: node.id, generated_key: `${accountId}/${node.id}/${topicId}`,
+        canonical_label_id: topicId, created_at: stamp, updated_at: stamp, import_key: null,
+        title: `${topicName} at ${node.name}: ${percent(negativeShare)} of mentions negative`,
+        body: describe(node.name, topicName, cur, prev, change, others, gap, quotes),
+        priority: priorityOf(cur, change),
+        impact: impactOf(cur, reviewsAt.get(node.id)),
+      });
+    }
+  }
+  await inTransaction(db, (trx) => repo.replaceGenerated(trx, accountId, rows, stamp));
+  return rows.length;
+}
+
+function add(map: Map<string, Figures>, key: string, c: repo.TopicCounts): void {
+  const f = map.get(key) ?? empty();
+  f.total += c.total;
+  f.negative += c.negative;
+  f.ratingSum += c.negative_rating_sum;
+  f.ratingCount += c.negative_rating_count;
+  map.set(key, f);
+}
+
+/** Properties, and the groups between them and the root (the root is the whole account). */
+function isPropertyOrGroup(node: NodeRow, nodes: readonly NodeRow[]): boolean {
+  if (node.type === PROPERTY) return true;
+  return node.parent_id !== null && nodes.some((n) => n.parent_id === node.id);
+}
+
+function subtreeOf(node: NodeRow, nodes: readonly NodeRow[]): string[] {
+  return nodes.filter((n) => n.path.startsWith(node.path)).map((n) => n.id);
+}
+
+/**
+ * high: at least half of the recent mentions are negative and there are 10 or more of them, or the
+ * share rose by 25 points; medium: at least a third negative or a rise of 15 points; low otherwise.
+ */
+export function priorityOf(cur: Figures, change: number | null): 'high' | 'medium' | 'low' {
+  const s = share(cur);
+  if ((s >= 0.5 && cur.negative >= 10) || (change !== null && change >= 0.25)) return 'high';
+  if (s >= 1 / 3 || (change !== null && change >= RISE)) return 'medium';
+  return 'low';
+}
+
+/**
+ * What fixing the topic would add to the node's average rating (of 5), if the reviews that complain
+ * about it had rated like the node's other reviews of the last 90 days:
+ *   (reviews with a negative mention ÷ all reviews) × (others' mean − their mean), in stars.
+ */
+export function impactOf(cur: Figures, node: repo.NodeRatings | undefined): string | null {
+  if (!node || node.rating_count === 0 || cur.ratingCount === 0) return null;
+  const complaining = cur.ratingSum / cur.ratingCount;
+  const othersCount = node.rating_count - cur.ratingCount;
+  if (othersCount <= 0) return null;
+  const others = (node.rating_sum - cur.ratingSum) / othersCount;
+  const gain = (cur.ratingCount / node.rating_count) * (others - complaining) / 20;
+  if (gain <= 0) return null;
+  return `about +${gain.toFixed(2)} on the average rating (of 5)`;
+}
+
+function describe(nodeName: string, topic: string, cur: Figures, prev: Figures, change: number | null, others: Figures, gap: number | null, quotes: readonly string[]): string {
+  const parts = [`${cur.negative} of ${cur.total} mentions of ${topic} at ${nodeName} in the last 90 days are negative (${percent(share(cur))}).`];
+  if (change !== null) parts.push(`In the 90 days before: ${prev.negative} of ${prev.total} (${percent(share(prev))}), ${change >= 0 ? 'up' : 'down'} ${Math.abs(Math.round(change * 100))} points.`);
+  if (gap !== null) parts.push(`At the account's other properties: ${percent(share(others))} negative.`);
+  if (quotes.length > 0) parts.push(`Guests wrote: ${quotes.map((q) => `“${q}”`).join(' ')}`);
+  return parts.join(' ');
+}

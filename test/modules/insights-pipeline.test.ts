@@ -1,0 +1,226 @@
+// The insights pipeline: reviews queued for the engine in the transaction that wrote them, read by
+// the worker (mentions replaced, sentiment computed only when none was given), crash-safe leases,
+// one reader per review between workers, an account's categories, recommendations updated in place,
+// and the CLI. Texts are unambiguous ("The breakfast was excellent."): these tests are about the
+// pipeline; the engine's quality is measured by `npm run eval:insights`.
+import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../src/db/schema.ts';
+import { connect } from '../../src/db/connect.ts';
+import { createExtractor } from '../../src/extraction/index.ts';
+import { claimExtractions } from '../../src/modules/insights/extraction-repository.ts';
+import { extractDueBatch } from '../../src/modules/insights/extraction.ts';
+import { refreshRecommendations } from '../../src/modules/insights/recommendations.ts';
+import { startInsightsWorker } from '../../src/process/insights-worker.ts';
+import { eachDatabase } from '../support/each-database.ts';
+import type { TestApp } from '../support/app.ts';
+import { createKey, createReview, createTree } from '../support/factories.ts';
+import { cliDatabaseUrl, cliEnv, repute } from '../cli/run.ts';
+
+const extractor = createExtractor();
+const silent = { warn: () => {} };
+const drain = async (t: TestApp) => {
+  while ((await extractDueBatch({ db: t.ctx.db, extractor, log: silent })) > 0) { /* until the queue is empty */ }
+};
+const queued = async (db: Kysely<DB>) => (await db.selectFrom('extraction_queue').select('review_id').execute()).map((r) => r.review_id);
+
+async function topicNames(t: TestApp, key: string): Promise<Map<string, string>> {
+  const topics = (await t.api(key, 'GET', '/insights/topics')).json().data as Array<{ id: string; name: string }>;
+  return new Map(topics.map((x) => [x.id, x.name]));
+}
+
+async function mentionsOf(t: TestApp, key: string, reviewId: string) {
+  const names = await topicNames(t, key);
+  const page = (await t.api(key, 'GET', '/insights/mentions?limit=100')).json();
+  return (page.data as any[]).filter((m) => m.review_id === reviewId).map((m) => ({ ...m, topic: names.get(m.canonical_label_id) }));
+}
+
+eachDatabase('the 14 canonical topics exist in every database, global', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const names = [...(await topicNames(t, key)).values()];
+  for (const name of ['Cleanliness', 'Staff', 'Breakfast', 'Food & drink', 'Location', 'Room', 'Bed', 'Bathroom', 'Noise', 'Value', 'Wi-Fi', 'Check-in', 'Parking', 'Wellness']) {
+    assert.ok(names.includes(name), name);
+  }
+});
+
+eachDatabase('a written review is queued with its write, read by the engine, and a changed text replaces its mentions', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The breakfast was excellent.' });
+  assert.deepEqual(await queued(t.ctx.db), [review.id]);
+  assert.equal((await mentionsOf(t, key, review.id)).length, 0, 'nothing is read inline: the writer does not wait');
+
+  await drain(t);
+  assert.deepEqual(await queued(t.ctx.db), []);
+  const first = await mentionsOf(t, key, review.id);
+  assert.deepEqual(first.map((m) => [m.topic, m.sentiment, m.source_field]), [['Breakfast', 'positive', 'text']]);
+  assert.ok('The breakfast was excellent.'.includes(first[0].text) && first[0].text.length > 10, 'the mention quotes the review verbatim');
+  assert.ok(first[0].confidence > 0 && first[0].confidence <= 1);
+  assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().sentiment, 'positive', 'a review without sentiment gets one computed');
+
+  // An update that leaves the words alone queues nothing.
+  const same = await t.admin('POST', `/accounts/${tree.accountId}/reviews`, {
+    node_id: tree.properties[0], platform: review.platform, external_id: review.external_id, reviewed_at: review.reviewed_at,
+    text: 'The breakfast was excellent.', rating: 5, sentiment: 'positive',
+  });
+  assert.ok(same.statusCode < 300, same.body);
+  assert.deepEqual(await queued(t.ctx.db), []);
+
+  const changed = await t.admin('POST', `/accounts/${tree.accountId}/reviews`, {
+    node_id: tree.properties[0], platform: review.platform, external_id: review.external_id, reviewed_at: review.reviewed_at,
+    text: 'The wifi did not work at all.', rating: 2,
+  });
+  assert.ok(changed.statusCode < 300, changed.body);
+  assert.deepEqual(await queued(t.ctx.db), [review.id]);
+  await drain(t);
+  const second = await mentionsOf(t, key, review.id);
+  assert.deepEqual(second.map((m) => [m.topic, m.sentiment]), [['Wi-Fi', 'negative']]);
+  assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().sentiment, 'negative');
+});
+
+eachDatabase('a given sentiment is kept; hidden reviews keep their mentions marked is_hidden; an operator\'s mention stays', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The pool was wonderful.', sentiment: 'negative' });
+  const topics = await topicNames(t, key);
+  const staff = [...topics].find(([, n]) => n === 'Staff')![0];
+  const own = await t.admin('POST', `/reviews/${review.id}/mentions`, { canonical_label_id: staff, text: 'noted by the front office', source_field: 'text' });
+  assert.equal(own.statusCode, 201, own.body);
+  await drain(t);
+  assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().sentiment, 'negative');
+  const hide = await t.admin('PATCH', `/reviews/${review.id}`, { is_hidden: true });
+  assert.ok(hide.statusCode < 300, hide.body);
+  const mentions = await mentionsOf(t, key, review.id);
+  assert.deepEqual(mentions.map((m) => [m.topic, m.is_hidden]).sort(), [['Staff', true], ['Wellness', true]]);
+});
+
+eachDatabase('a write that is refused leaves no queue row', async (t) => {
+  const tree = await createTree(t);
+  const other = await createTree(t);
+  const refused = await t.admin('POST', `/accounts/${tree.accountId}/reviews`, {
+    node_id: other.properties[0], platform: 'google', external_id: 'x-1', reviewed_at: '2026-01-01T00:00:00Z', text: 'The bed was comfortable.',
+  });
+  assert.equal(refused.statusCode, 400);
+  assert.deepEqual(await queued(t.ctx.db), []);
+});
+
+eachDatabase('a lease keeps a claimed review from a second claimer until it runs out (a dead worker\'s rows are taken again)', async (t) => {
+  const tree = await createTree(t);
+  const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The staff were friendly.' });
+  const first = await claimExtractions(t.ctx.db, '2026-11-24T00:00:00.000Z', '2026-11-24T00:01:00.000Z', 10);
+  assert.deepEqual(first.map((c) => c.review_id), [review.id]);
+  assert.deepEqual(await claimExtractions(t.ctx.db, '2026-11-24T00:00:30.000Z', '2026-11-24T00:01:30.000Z', 10), []);
+  const again = await claimExtractions(t.ctx.db, '2026-11-24T00:02:00.000Z', '2026-11-24T00:03:00.000Z', 10);
+  assert.deepEqual(again.map((c) => c.review_id), [review.id]);
+});
+
+eachDatabase('two workers claiming at the same moment never take the same review', async (t) => {
+  if (t.dialect !== 'postgres') return; // SQLite has one writer: claims are serialised by BEGIN IMMEDIATE
+  const tree = await createTree(t);
+  for (let i = 0; i < 40; i++) await createReview(t, tree.accountId, tree.properties[i % 3]!, { text: `The room ${i} was spacious.` });
+  const second = connect(t.testDb.url, { schema: t.testDb.schema!, poolSize: 2 });
+  try {
+    const now = new Date().toISOString();
+    const until = new Date(Date.now() + 60_000).toISOString();
+    const claims = await Promise.all([
+      t.ctx.db.transaction().execute((trx) => claimExtractions(trx, now, until, 25)),
+      second.db.transaction().execute((trx) => claimExtractions(trx, now, until, 25)),
+    ]);
+    const a = claims[0].map((c) => c.review_id);
+    const b = claims[1].map((c) => c.review_id);
+    assert.equal(a.filter((id) => b.includes(id)).length, 0);
+    assert.equal(a.length + b.length, 40);
+  } finally {
+    await second.destroy();
+  }
+});
+
+eachDatabase('the worker loop reads new reviews by itself, woken by the commit', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const worker = startInsightsWorker({ db: t.ctx.db, commits: t.testDb.database.commits, log: t.ctx.log });
+  try {
+    const review = await createReview(t, tree.accountId, tree.properties[2], { text: 'Parking was far too expensive.' });
+    const deadline = Date.now() + 10_000;
+    let mentions: any[] = [];
+    while (Date.now() < deadline && mentions.length === 0) {
+      await new Promise((r) => setTimeout(r, 100));
+      mentions = await mentionsOf(t, key, review.id);
+    }
+    assert.ok(mentions.some((m) => m.topic === 'Parking' && m.sentiment === 'negative'), JSON.stringify(mentions));
+  } finally {
+    await worker.stop();
+  }
+});
+
+eachDatabase('an account\'s own categories: admin API rules, and a keyword match marks the mention', async (t) => {
+  const tree = await createTree(t);
+  const other = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const bad = await t.admin('POST', `/accounts/${tree.accountId}/categories`, { name: 'Rooftop', keywords: { en: [] } });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.json().error, /keywords/);
+  const badLanguage = await t.admin('POST', `/accounts/${tree.accountId}/categories`, { name: 'Rooftop', keywords: { English: ['x'] } });
+  assert.equal(badLanguage.statusCode, 400);
+  const created = await t.admin('POST', `/accounts/${tree.accountId}/categories`, { name: 'Rooftop', keywords: { en: ['Rooftop'] } });
+  assert.equal(created.statusCode, 201, created.body);
+  assert.deepEqual(created.json().keywords, { en: ['rooftop'] });
+  assert.equal((await t.admin('PATCH', `/categories/${created.json().id}`, { name: 'x' })).statusCode, 200);
+  const listed = await t.admin('GET', `/accounts/${other.accountId}/categories`);
+  assert.deepEqual(listed.json().data, []);
+
+  const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The rooftop bar had delicious cocktails.' });
+  await drain(t);
+  const mentions = await mentionsOf(t, key, review.id);
+  assert.ok(mentions.length > 0);
+  assert.ok(mentions.every((m) => m.custom_category_id === created.json().id), JSON.stringify(mentions));
+  assert.equal((await t.admin('DELETE', `/categories/${created.json().id}`)).statusCode, 200);
+  assert.equal((await t.admin('DELETE', `/categories/${created.json().id}`)).statusCode, 404);
+  assert.ok((await mentionsOf(t, key, review.id)).every((m) => m.custom_category_id === null));
+});
+
+eachDatabase('recommendations come from the mentions, name property, topic and figures, and are updated in place', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const day = 86_400_000;
+  for (let i = 0; i < 8; i++) {
+    await createReview(t, tree.accountId, tree.properties[0], { text: 'The room was dirty and the carpet was stained.', rating: 2, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
+    await createReview(t, tree.accountId, tree.properties[1], { text: 'The room was spotless.', rating: 5, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
+  }
+  await drain(t);
+  const first = await refreshRecommendations(t.ctx.db, tree.accountId, new Date());
+  assert.ok(first >= 1);
+  const page = (await t.api(key, 'GET', '/insights/recommendations?limit=100')).json().data as any[];
+  const names = await topicNames(t, key);
+  const clean = page.find((r) => names.get(r.canonical_label_id) === 'Cleanliness' && r.title.includes('Harbour Hotel'));
+  assert.ok(clean, JSON.stringify(page));
+  assert.match(clean.body, /8 of 8 mentions/);
+  assert.match(clean.body, /dirty/);
+  assert.ok(['high', 'medium', 'low'].includes(clean.priority));
+  assert.ok(!page.some((r) => r.title.includes('Lake Lodge')), 'a property whose guests praise the topic gets none');
+
+  const second = await refreshRecommendations(t.ctx.db, tree.accountId, new Date());
+  assert.equal(second, first);
+  const again = (await t.api(key, 'GET', '/insights/recommendations?limit=100')).json().data as any[];
+  assert.equal(again.length, page.length, 'a second pass adds nothing');
+  assert.ok(again.some((r) => r.id === clean.id), 'the standing recommendation keeps its id');
+});
+
+eachDatabase('repute insights extract reads the reviews again with progress; recommend refreshes', async (t) => {
+  const tree = await createTree(t);
+  await createReview(t, tree.accountId, tree.properties[0], { text: 'The shower was cold.' });
+  await drain(t);
+  const env = cliEnv(cliDatabaseUrl(t.testDb));
+  const extract = await repute(['insights', 'extract', '--account', tree.accountId], env);
+  assert.equal(extract.code, 0, extract.stderr);
+  const summary = JSON.parse(extract.stdout);
+  assert.equal(summary.queued, 1);
+  assert.equal(summary.extracted, 1);
+  const badSince = await repute(['insights', 'extract', '--since', 'yesterday'], env);
+  assert.equal(badSince.code, 2);
+  assert.match(badSince.stderr, /--since/);
+  const recommend = await repute(['insights', 'recommend', '--account', tree.accountId], env);
+  assert.equal(recommend.code, 0, recommend.stderr);
+  assert.ok(tree.accountId in JSON.parse(recommend.stdout).recommendations);
+});
