@@ -8,6 +8,7 @@ import { registerNodes } from './nodes.ts';
 import { registerKeys } from './keys.ts';
 import { registerImport } from './import.ts';
 import { registerDemo } from './demo.ts';
+import { registerUsers } from './users.ts';
 
 export const commands: Array<(program: Command) => void> = [
   registerServe,
@@ -15,6 +16,7 @@ export const commands: Array<(program: Command) => void> = [
   registerAccounts,
   registerNodes,
   registerKeys,
+  registerUsers,
   registerImport,
   registerDemo,
   registerGuests,

@@ -15,6 +15,8 @@ export interface WindowCount {
 
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** The current window's count of `key` without adding to it (a lock that must hold on every instance). */
+  peek(key: string, windowMs: number): Promise<WindowCount>;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,12 @@ export function memoryStore(): RateLimitStore {
       }
       window.count += 1;
       return { count: window.count, resetMs: window.end - now };
+    },
+    async peek(key, windowMs) {
+      const now = Date.now();
+      const start = windowStart(now, windowMs);
+      const window = windows.get(key);
+      return { count: window && window.start === start ? window.count : 0, resetMs: start + windowMs - now };
     },
     async close() {
       windows.clear();
@@ -96,6 +104,7 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
     openUntil = 0;
   });
   const fallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.hit(key, windowMs)), degraded: lastError });
+  const peekFallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.peek(key, windowMs)), degraded: lastError });
   return {
     async hit(key, windowMs) {
       const now = Date.now();
@@ -108,6 +117,19 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
         lastError = error as Error;
         openUntil = Date.now() + PAUSE_MS;
         return fallback(key, windowMs);
+      }
+    },
+    async peek(key, windowMs) {
+      const now = Date.now();
+      if (redis.status !== 'ready' || now < openUntil) return peekFallback(key, windowMs);
+      const start = windowStart(now, windowMs);
+      try {
+        const count = Number((await redis.get(`${prefix}${key}:${start}`)) ?? 0);
+        return { count, resetMs: start + windowMs - now };
+      } catch (error) {
+        lastError = error as Error;
+        openUntil = Date.now() + PAUSE_MS;
+        return peekFallback(key, windowMs);
       }
     },
     async close() {

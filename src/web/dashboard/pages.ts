@@ -1,0 +1,12 @@
+// Every dashboard page, in one list: the dashboard plugin mounts them, the frame's navigation is
+// collected from their `nav` entries in this order. A new page adds itself here.
+import { accountPage } from './account.ts';
+import { loginPage } from './login.ts';
+import { overviewPage } from './overview.ts';
+import type { DashboardPage } from './plugin.ts';
+
+export const dashboardPages: DashboardPage[] = [
+  loginPage,
+  overviewPage,
+  accountPage,
+];
