@@ -4,9 +4,11 @@ import { accountPage } from './account.ts';
 import { loginPage } from './login.ts';
 import { overviewPage } from './overview.ts';
 import type { DashboardPage } from './plugin.ts';
+import { settingsApiPage } from './settings-api.ts';
 
 export const dashboardPages: DashboardPage[] = [
   loginPage,
   overviewPage,
   accountPage,
+  settingsApiPage,
 ];
