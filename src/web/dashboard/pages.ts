@@ -5,10 +5,12 @@ import { loginPage } from './login.ts';
 import { overviewPage } from './overview.ts';
 import type { DashboardPage } from './plugin.ts';
 import { settingsApiPage } from './settings-api.ts';
+import { settingsWebhooksPage } from './settings-webhooks.ts';
 
 export const dashboardPages: DashboardPage[] = [
   loginPage,
   overviewPage,
   accountPage,
   settingsApiPage,
+  settingsWebhooksPage,
 ];
