@@ -5,6 +5,7 @@ import { loginPage } from './login.ts';
 import { overviewPage } from './overview.ts';
 import type { DashboardPage } from './plugin.ts';
 import { settingsApiPage } from './settings-api.ts';
+import { settingsUsersPage } from './settings-users.ts';
 import { settingsWebhooksPage } from './settings-webhooks.ts';
 
 export const dashboardPages: DashboardPage[] = [
@@ -13,4 +14,5 @@ export const dashboardPages: DashboardPage[] = [
   accountPage,
   settingsApiPage,
   settingsWebhooksPage,
+  settingsUsersPage,
 ];
