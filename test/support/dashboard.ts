@@ -1,9 +1,13 @@
 // Dashboard helpers for tests: users through the admin API, and a signed-in session for app.inject
 // (its cookies and the CSRF token of its pages), or for a browser page (signInBrowser).
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from './app.ts';
+import { SCREENSHOTS } from './browser.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -88,4 +92,40 @@ export async function signInBrowser(page: Page, baseUrl: string, email: string, 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Writes a full-page screenshot of the page to test-output/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, '-')}.png`), fullPage: true });
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: number;
+}
+
+/**
+ * Runs axe-core on the page at `url` with the signed-in state of `from` (its cookies) and returns its
+ * serious and critical violations. The page's CSP refuses scripts not served by the site, so axe runs
+ * in a context of its own with Playwright's bypassCSP (only for this check: every other test keeps the CSP).
+ */
+export async function axeViolations(browser: Browser, from: BrowserContext | null, url: string, viewport = { width: 1280, height: 900 }): Promise<AxeViolation[]> {
+  const context = await browser.newContext({ bypassCSP: true, viewport, ...(from ? { storageState: await from.storageState() } : {}) });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.addScriptTag({ path: AXE });
+    const result = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: unknown[] }> }> } }).axe;
+      return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+    });
+    return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  } finally {
+    await context.close();
+  }
 }
