@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { eachDatabase } from '../support/each-database.ts';
 import { launchBrowser } from '../support/browser.ts';
-import { createTree } from '../support/factories.ts';
+import { createReview, createTree } from '../support/factories.ts';
 import { axeViolations, createUser, screenshot, signInBrowser } from '../support/dashboard.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { WEBHOOK_ENV, worker } from '../webhooks/helpers.ts';
@@ -35,6 +35,9 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     const tree = await createTree(t);
     const owner = await createUser(t, tree.accountId, 'owner', null, `owner-${t.dialect}@harbour.example`);
     const viewer = await createUser(t, tree.accountId, 'viewer', tree.properties[0], `viewer-${t.dialect}@harbour.example`);
+    for (const [rating, platform] of [[5, 'google'], [4, 'google'], [2, 'booking'], [5, 'tripadvisor']] as const) {
+      await createReview(t, tree.accountId, tree.properties[0], { rating, platform });
+    }
     browser = await launchBrowser();
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await desktop.newPage();
@@ -90,6 +93,8 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     await screenshot(page, 'dashboard-settings-webhook-edit');
     const endpointPage = new URL(page.url()).pathname;
 
+    await page.goto(`${base}/`);
+    await page.getByRole('definition').filter({ hasText: '4 of 5' }).waitFor();
     for (const [path, name] of [['/', 'dashboard-overview'], ['/settings/users', 'dashboard-settings-users'], ['/account', 'dashboard-account']]) {
       await page.goto(`${base}${path}`);
       await page.getByRole('button', { name: 'Sign out' }).waitFor();
