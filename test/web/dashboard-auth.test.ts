@@ -1,6 +1,8 @@
 // Dashboard sign-in, sessions and CSRF (src/web/dashboard/, src/modules/users/): what a browser
 // sees over HTTP, on both databases.
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTestApp, dialects } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createTree } from '../support/factories.ts';
 import { createUser, csrfOf, DashboardClient, PASSWORD, signedIn } from '../support/dashboard.ts';
@@ -134,3 +136,47 @@ eachDatabase('the cookie is Secure when PUBLIC_URL is https', async (t) => {
   assert.equal(res.statusCode, 303);
   assert.match(String(res.headers['set-cookie']), /repute_session=[^;]+;.*Secure/);
 }, { env: { PUBLIC_URL: 'https://reviews.example.com' } });
+
+eachDatabase('a session ends after its idle time and at its absolute end', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const idle = await signedIn(t, owner.email);
+  const absolute = await signedIn(t, owner.email);
+  assert.equal((await idle.get('/')).statusCode, 200);
+  const hashOf = async (client: DashboardClient) => {
+    const { createHash } = await import('node:crypto');
+    return createHash('sha256').update(client.jar.get('repute_session')!).digest('hex');
+  };
+  // The clock cannot be moved: the rows are aged instead, as time would have.
+  const longAgo = new Date(Date.now() - 3_601_000).toISOString();
+  await t.ctx.db.updateTable('user_sessions').set({ last_seen_at: longAgo }).where('id_hash', '=', await hashOf(idle)).execute();
+  await t.ctx.db.updateTable('user_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id_hash', '=', await hashOf(absolute)).execute();
+  assert.equal((await idle.get('/')).statusCode, 303);
+  assert.equal((await absolute.get('/')).statusCode, 303);
+  // Both rows are gone, not just refused.
+  assert.equal((await t.ctx.db.selectFrom('user_sessions').select('id_hash').execute()).length, 0);
+}, { env: { SESSION_IDLE_S: '3600' } });
+
+test('with Redis, a locked e-mail is locked on every instance sharing the database', async () => {
+  const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', LOGIN_EMAIL_FAILURE_LIMIT: '2', LOGIN_ADDRESS_FAILURE_LIMIT: '1000000' };
+  // PostgreSQL when it is configured: two instances, two connection pools, one database.
+  const first = await createTestApp(dialects.at(-1)!, { env });
+  const second = await createTestApp(dialects.at(-1)!, { env, database: first.testDb });
+  try {
+    const tree = await createTree(first);
+    const owner = await createUser(first, tree.accountId, 'owner');
+    for (let i = 0; i < 2; i += 1) assert.equal((await new DashboardClient(first).signIn(owner.email, 'wrong password here')).statusCode, 401);
+    assert.equal((await new DashboardClient(second).signIn(owner.email)).statusCode, 429);
+    // A session opened on one instance is the other's too, and ends on both.
+    const other = await createUser(first, tree.accountId, 'viewer');
+    const client = await signedIn(first, other.email);
+    const elsewhere = new DashboardClient(second);
+    elsewhere.jar.set('repute_session', client.jar.get('repute_session')!);
+    assert.equal((await elsewhere.get('/')).statusCode, 200);
+    await client.submit('/', '/logout', {});
+    assert.equal((await elsewhere.get('/')).statusCode, 303);
+  } finally {
+    await second.close();
+    await first.close();
+  }
+});
