@@ -52,7 +52,7 @@ async function run(dialect: Dialect): Promise<void> {
       body: new URLSearchParams({ _csrf: token, email: 'bench@example.com', password: PASSWORD }).toString(),
     });
     await signIn.body.text();
-    const session = [signIn.headers['set-cookie']].flat().map((c) => String(c).split(';')[0]).find((c) => c.startsWith('repute_session='))!;
+    const session = [signIn.headers['set-cookie']].flat().map((c) => String(c).split(';')[0] ?? '').find((c) => c.startsWith('repute_session='))!;
     const cookie = `${csrfCookie}; ${session}`;
     const api = { authorization: `Bearer ${seeded.rootKey}` };
 

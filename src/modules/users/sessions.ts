@@ -2,12 +2,13 @@
 // deletion and expiry end them at once: the cookie holds 32 random bytes (256 bits, base64url),
 // the table only their SHA-256. A session ends after SESSION_IDLE_S without a request (12 hours by
 // default) and SESSION_MAX_S after sign-in (7 days), whichever comes first. Every request reads the
-// row (no cache), and last_seen_at is written at most once a minute.
+// row (sessions are never cached), and last_seen_at is written at most once a minute.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import { SCOPES, type Scope } from '../../access/scopes.ts';
 import type { DB } from '../../db/schema.ts';
+import type { TtlCache } from '../../lib/ttl-cache.ts';
 import { principalFor } from '../keys/service.ts';
 import * as repo from './repository.ts';
 import type { Role } from './schemas.ts';
@@ -52,8 +53,13 @@ export async function openSession(db: Kysely<DB>, settings: SessionSettings, use
   return { id, maxAgeS: settings.sessionMaxS };
 }
 
-/** The session's user, or null when the id names no live session (unknown, signed out, expired, user deleted). */
-export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: string): Promise<SignedIn | null> {
+/**
+ * The session's user, or null when the id names no live session (unknown, signed out, expired, user
+ * deleted). The session row is read on every call, so an ended session is refused at once on every
+ * instance; `reach` may keep the user's Principal (its subtree) briefly, keyed by user, role, node
+ * and plan, so a changed role or plan applies at once and a new node within the cache's TTL, as for keys.
+ */
+export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: string, reach?: TtlCache<Principal>): Promise<SignedIn | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
   const idHash = hashId(id);
   const row = await repo.findSession(db, idHash);
@@ -66,7 +72,12 @@ export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: s
   }
   if (lastSeen + TOUCH_EVERY_MS <= now) await repo.touchSession(db, idHash, new Date(now).toISOString());
   const role = row.role as Role;
-  const principal = await principalFor(db, { ...row, id: `user:${row.user_id}`, scopes: [...ROLE_SCOPES[role]] });
+  const reachKey = `${row.user_id}|${role}|${row.node_id}|${row.plan_features}`;
+  let principal = reach?.get(reachKey);
+  if (principal === undefined) {
+    principal = await principalFor(db, { ...row, id: `user:${row.user_id}`, scopes: [...ROLE_SCOPES[role]] });
+    reach?.set(reachKey, principal);
+  }
   return { userId: row.user_id, email: row.email, role, language: row.language, principal, sessionHash: idHash };
 }
 

@@ -8,7 +8,9 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import type { AppContext } from '../../context.ts';
 import { httpErrorOf } from '../../http/errors.ts';
+import type { Principal } from '../../access/principal.ts';
 import type { DomainError } from '../../lib/errors.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import { sessionOf } from '../../modules/users/sessions.ts';
 import { renderError } from '../error-page.ts';
 import type { NavEntry } from './render.ts';
@@ -38,12 +40,14 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         csrfOpts: { hmacKey: Buffer.from(hkdfSync('sha256', ctx.config.secretKey, 'repute', 'dashboard csrf', 32)) },
         getUserInfo: csrfBinding,
       });
+      // A signed-in user's reach (subtree), kept 2 s like a key's principal; the session itself is read every time.
+      const reach = new TtlCache<Principal>(2000, 10_000);
       dash.decorateRequest('signedIn', null);
       dash.decorateRequest('dashboardNav', null as unknown as readonly NavEntry[]);
       dash.addHook('onRequest', async (request) => {
         request.dashboardNav = nav;
         const id = request.cookies[SESSION_COOKIE];
-        request.signedIn = id ? await sessionOf(ctx.db, ctx.config, id) : null;
+        request.signedIn = id ? await sessionOf(ctx.db, ctx.config, id, reach) : null;
       });
       dash.addHook('preHandler', (request, reply, done) => {
         if (UNSAFE.has(request.method)) return dash.csrfProtection(request, reply, done);
