@@ -6,8 +6,8 @@ import { SCOPES } from '../../access/scopes.ts';
 import type { AppContext } from '../../context.ts';
 import { createKeyWithin, listKeys, revokeKeyWithin } from '../../modules/keys/service.ts';
 import { listVisibleNodes } from '../../modules/nodes/service.ts';
-import { invalid } from '../../lib/errors.ts';
-import { field, fieldList, type FormFault, formFault } from './forms.ts';
+import { KeyInput } from '../../modules/keys/schemas.ts';
+import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
@@ -52,9 +52,8 @@ export const settingsApiPage: DashboardPage = {
     web.post('/settings/api', guard, async (request, reply) => {
       const form: KeyForm = { name: field(request, 'name').trim(), node_id: field(request, 'node_id'), scopes: fieldList(request, 'scopes') };
       try {
-        if (form.name.length > 200) throw invalid('name must be at most 200 characters');
-        if (form.scopes.length === 0) throw invalid('scopes must have at least one scope ticked');
-        const created = await createKeyWithin(ctx.db, scopeOf(request), { node_id: form.node_id, scopes: form.scopes, name: form.name === '' ? null : form.name });
+        const input = checkBody<KeyInput>(KeyInput, { node_id: form.node_id, scopes: form.scopes, name: form.name === '' ? null : form.name });
+        const created = await createKeyWithin(ctx.db, scopeOf(request), input);
         return show(request, reply.status(201), { newKey: created.key });
       } catch (error) {
         const fault = formFault(error, FIELDS);
