@@ -3,7 +3,7 @@
 // pass it options.
 import { spawnSync } from 'node:child_process';
 
-const BENCHMARKS = ['cli-start.ts', 'reviews.ts', 'import.ts', 'guests.ts', 'webhooks.ts', 'faults.ts', 'redis-outage.ts', 'dashboard.ts'];
+const BENCHMARKS = ['cli-start.ts', 'reviews.ts', 'import.ts', 'guests.ts', 'webhooks.ts', 'faults.ts', 'redis-outage.ts', 'extraction.ts', 'dashboard.ts'];
 
 for (const file of BENCHMARKS) {
   console.log(`\n=== bench/${file} ===`);

@@ -16,11 +16,12 @@ export const ENTRY_OUT = join(DIST, 'main.js');
 /** Chunks no build has produced for this long are deleted (a process started earlier may still load its own). */
 const STALE_CHUNK_MS = 60 * 60 * 1000;
 
-/** The newest modification time (ms) of the TypeScript sources. */
+/** The newest modification time (ms) of the sources (TypeScript and bundled JSON). */
 export function newestSource() {
   let newest = 0;
   for (const file of readdirSync(SRC, { recursive: true })) {
-    if (file.endsWith('.ts')) newest = Math.max(newest, statSync(join(SRC, file)).mtimeMs);
+    // .json too: the insights lexicons (src/extraction/lexicons/) are bundled into the build.
+    if (file.endsWith('.ts') || file.endsWith('.json')) newest = Math.max(newest, statSync(join(SRC, file)).mtimeMs);
   }
   return newest;
 }

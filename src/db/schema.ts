@@ -182,6 +182,8 @@ export interface GuestTable {
   marketing_consent: string;
   created_at: string;
   updated_at: string;
+  /** Set by an unsubscribe link; a later push that grants consent does not clear it. */
+  unsubscribed_at: string | null;
 }
 
 export interface ReservationTable {
@@ -198,6 +200,47 @@ export interface ReservationTable {
   checked_out_at: string | null;
   channel: string | null;
   custom_fields: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvitationRuleTable {
+  id: string;
+  account_id: string;
+  survey_id: string;
+  node_id: string;
+  delay_hours: number;
+  /** granted | not_withdrawn */
+  consent: string;
+  max_age_days: number;
+  cooldown_days: number;
+  created_at: string;
+}
+
+export interface SurveyInvitationTable {
+  id: string;
+  account_id: string;
+  survey_id: string;
+  rule_id: string | null;
+  /** The stay (reservations.id); unique: a stay is invited at most once. */
+  reservation_id: string;
+  guest_id: string;
+  node_id: string;
+  language: string;
+  /** scheduled | sending | sent | failed | cancelled */
+  status: string;
+  /** SHA-256 hex of the random token in the survey link /s/<token>. */
+  survey_token_hash: string;
+  /** SHA-256 hex of the random token in the unsubscribe link /u/<token>. */
+  unsubscribe_token_hash: string;
+  send_at: string;
+  attempts: number;
+  last_error: string | null;
+  lease_until: string | null;
+  sent_at: string | null;
+  opened_at: string | null;
+  answered_at: string | null;
+  response_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -296,6 +339,8 @@ export interface DB {
   guests: GuestTable;
   reservations: ReservationTable;
   erased_guests: ErasedGuestTable;
+  invitation_rules: InvitationRuleTable;
+  survey_invitations: SurveyInvitationTable;
   webhook_endpoints: WebhookEndpointTable;
   events: EventTable;
   webhook_deliveries: WebhookDeliveryTable;

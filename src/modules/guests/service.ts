@@ -117,7 +117,7 @@ function newGuestRow(accountId: string, propertyId: string, push: GuestPush, now
     country_code: push.fields.country_code ?? null, language_code: push.fields.language_code ?? null,
     custom_fields: push.customFields ?? '{}',
     marketing_consent: push.consent === null ? 'unknown' : push.consent ? 'granted' : 'withdrawn',
-    created_at: now, updated_at: now,
+    created_at: now, updated_at: now, unsubscribed_at: null,
   };
 }
 

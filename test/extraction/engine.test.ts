@@ -1,0 +1,124 @@
+// The insights engine (src/extraction/): what a caller sees for a review's title and text. The
+// engine is pure (no database), so these tests run once, not per database.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createExtractor, type ExtractedMention } from '../../src/extraction/index.ts';
+
+const engine = createExtractor();
+
+const read = (text: string, language: string | null = 'en', title: string | null = null) => engine.extract({ title, text, language });
+const topics = (mentions: ExtractedMention[]) => mentions.map((m) => `${m.topic}:${m.sentiment}`).sort();
+
+test('a negation turns the polarity of what it governs', () => {
+  assert.deepEqual(topics(read('The breakfast was good.').mentions), ['Breakfast:positive']);
+  assert.deepEqual(topics(read('The breakfast was not good.').mentions), ['Breakfast:negative']);
+  assert.deepEqual(topics(read('The room was not clean.').mentions), ['Cleanliness:negative']);
+  assert.deepEqual(topics(read('The staff were not unfriendly.').mentions), ['Staff:positive']);
+  assert.deepEqual(topics(read('No problems at all with the wifi.').mentions), ['Wi-Fi:positive']);
+});
+
+test('a contrast word splits a sentence into mentions of opposite polarity, each with its own stretch', () => {
+  const { mentions } = read('The breakfast was great but the staff were rude.');
+  assert.deepEqual(topics(mentions), ['Breakfast:positive', 'Staff:negative']);
+  assert.deepEqual(mentions.map((m) => m.text), ['The breakfast was great', 'the staff were rude']);
+  const room = read('The room was nice but small.').mentions;
+  assert.deepEqual(room.map((m) => [m.topic, m.sentiment, m.text]), [
+    ['Room', 'positive', 'The room was nice'],
+    ['Room', 'negative', 'small'],
+  ]);
+});
+
+test("every mention's offsets slice its field verbatim, and a review of several clauses is never quoted whole", () => {
+  const reviews = [
+    { text: 'Great location, friendly staff.\nBut the bathroom was dirty and the wifi kept dropping!', language: 'en' },
+    { text: "L'hôtel est bien situé, mais la chambre était bruyante et le petit-déjeuner médiocre.", language: 'fr' },
+    { text: 'Das Frühstücksbuffet war toll – leider war das Zimmer hellhörig.', language: 'de' },
+    { text: 'La habitación estaba sucia; el personal, muy amable.', language: 'es' },
+    { text: 'La camera era sporca e rumorosa, però la colazione ottima.', language: 'it' },
+  ];
+  for (const review of reviews) {
+    const { mentions } = engine.extract({ title: null, ...review });
+    assert.ok(mentions.length >= 2, `${review.language}: several mentions`);
+    for (const m of mentions) {
+      assert.equal(review.text.slice(m.start, m.end), m.text);
+      assert.notEqual(m.text, review.text);
+      assert.ok(m.confidence > 0 && m.confidence <= 1);
+    }
+  }
+});
+
+test('mentions found in the title say so in source_field, with offsets in the title', () => {
+  const title = 'Noisy room, lovely pool';
+  const { mentions } = read('We stayed two nights.', 'en', title);
+  assert.deepEqual(mentions.map((m) => [m.source_field, m.topic, m.sentiment]), [
+    ['title', 'Noise', 'negative'],
+    ['title', 'Room', 'negative'],
+    ['title', 'Wellness', 'positive'],
+  ]);
+  for (const m of mentions) assert.equal(title.slice(m.start, m.end), m.text);
+});
+
+test('the language is the review’s when supported (primary subtag), else detected', () => {
+  const german = 'Das Zimmer war sehr sauber und das Personal ausgesprochen freundlich.';
+  assert.equal(engine.extract({ title: null, text: german, language: null }).language, 'de');
+  assert.equal(engine.extract({ title: null, text: german, language: 'de-CH' }).language, 'de');
+  assert.equal(engine.extract({ title: null, text: german, language: 'nl' }).language, 'de');
+  assert.equal(engine.extract({ title: null, text: 'La colazione era ottima e la camera pulita.', language: null }).language, 'it');
+  assert.deepEqual(engine.extract({ title: null, text: '   ', language: null }), { language: null, sentiment: null, mentions: [] });
+});
+
+test("an account's custom category is matched on the mention's stretch, in the review's language", () => {
+  const categories = [
+    { id: 'coffee', keywords: { en: ['espresso machine', 'nespresso*'], de: ['kaffeemaschine'] } },
+    { id: 'kids', keywords: { en: ['kids club'] } },
+  ];
+  const { mentions } = engine.extract({ title: null, text: 'The espresso machine in our room was broken, but the staff were great.', language: 'en' }, categories);
+  assert.deepEqual(mentions.map((m) => [m.topic, m.custom_category_id]), [['Room', 'coffee'], ['Staff', null]]);
+  const prefixed = engine.extract({ title: null, text: 'The Nespresso pods in the room were a nice touch.', language: 'en' }, categories);
+  assert.equal(prefixed.mentions[0]?.custom_category_id, 'coffee');
+  const german = engine.extract({ title: null, text: 'Die Kaffeemaschine im Zimmer war kaputt.', language: 'de' }, categories);
+  assert.equal(german.mentions[0]?.custom_category_id, 'coffee');
+  const otherLanguage = engine.extract({ title: null, text: 'La espresso machine de la habitación estaba rota.', language: 'es' }, categories);
+  assert.ok(otherLanguage.mentions.every((m) => m.custom_category_id === null));
+});
+
+test('German compounds are read by their parts', () => {
+  assert.deepEqual(topics(read('Das Frühstücksbuffet war reichhaltig.', 'de').mentions), ['Breakfast:positive']);
+  assert.deepEqual(topics(read('Die Zimmerreinigung war mangelhaft.', 'de').mentions), ['Cleanliness:negative']);
+  assert.deepEqual(topics(read('Die Badezimmerfliesen waren verschimmelt.', 'de').mentions), ['Bathroom:negative', 'Cleanliness:negative']);
+});
+
+test('each language: a negated neutral verb, hotel words and a polite complaint read negative', () => {
+  const cases: [string, string, string[]][] = [
+    ['en', 'The wifi did not work.', ['Wi-Fi:negative']],
+    ['de', 'Das WLAN funktionierte nicht.', ['Wi-Fi:negative']],
+    ['fr', 'Le wifi ne marchait pas.', ['Wi-Fi:negative']],
+    ['es', 'El wifi no funcionaba.', ['Wi-Fi:negative']],
+    ['it', 'Il wifi non funzionava.', ['Wi-Fi:negative']],
+    ['en', 'A noisy, overpriced and shabby room.', ['Noise:negative', 'Room:negative', 'Value:negative']],
+    ['de', 'Sehr hellhörig.', ['Noise:negative']],
+    ['fr', 'Chambre bruyante.', ['Noise:negative', 'Room:negative']],
+    ['es', 'Una habitación muy ruidosa.', ['Noise:negative', 'Room:negative']],
+    ['it', 'La doccia era sporca.', ['Bathroom:negative', 'Cleanliness:negative']],
+    ['en', 'The breakfast could have been better.', ['Breakfast:negative']],
+    ['de', 'Das Frühstück hätte besser sein können.', ['Breakfast:negative']],
+    ['fr', 'Le petit-déjeuner aurait pu être meilleur.', ['Breakfast:negative']],
+    ['es', 'El desayuno podría mejorar.', ['Breakfast:negative']],
+    ['it', 'La colazione potrebbe essere migliorata.', ['Breakfast:negative']],
+  ];
+  for (const [language, text, expected] of cases) assert.deepEqual(topics(read(text, language).mentions), expected, `${language}: ${text}`);
+});
+
+test('a topic named without an opinion is a neutral mention of low confidence; a sentence about no topic has none', () => {
+  const { mentions } = read('We parked in the hotel garage.');
+  assert.deepEqual(topics(mentions), ['Parking:neutral']);
+  assert.ok(mentions[0]!.confidence < 0.5);
+  assert.deepEqual(read('We came for a wedding.').mentions, []);
+  assert.deepEqual(createExtractor({ opinionless: 'drop' }).extract({ title: null, text: 'We parked in the hotel garage.', language: 'en' }).mentions, []);
+});
+
+test("the review's overall sentiment is computed from its text", () => {
+  assert.equal(read('Wonderful stay, spotless room and a lovely team.').sentiment, 'positive');
+  assert.equal(read('Dirty room, rude staff, never again.').sentiment, 'negative');
+  assert.equal(read('We stayed two nights in May.').sentiment, 'neutral');
+});
