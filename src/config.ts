@@ -36,6 +36,13 @@ export interface Config {
   readonly logLevel: string;
   /** Where people reach this server (links in e-mails, secure cookies); no trailing slash. */
   readonly publicUrl: string;
+  /** Dashboard sign-in: failed attempts per e-mail, and per client address, within the window. */
+  readonly loginEmailFailureLimit: number;
+  readonly loginAddressFailureLimit: number;
+  readonly loginFailureWindowS: number;
+  /** A dashboard session ends after this long without a request, and this long after sign-in whatever happens. */
+  readonly sessionIdleS: number;
+  readonly sessionMaxS: number;
 }
 
 /** Start-up fails with this: one line naming the variable and what is wrong with it. */
@@ -186,6 +193,11 @@ export function loadConfig(env: Env = process.env): Config {
     worker,
     logLevel: logLevelVar(env),
     publicUrl: publicUrlVar(env, host, port),
+    loginEmailFailureLimit: intVar(env, 'LOGIN_EMAIL_FAILURE_LIMIT', 10, 1, 1_000_000),
+    loginAddressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 100, 1, 1_000_000),
+    loginFailureWindowS: intVar(env, 'LOGIN_FAILURE_WINDOW_S', 900, 1, 86_400),
+    sessionIdleS: intVar(env, 'SESSION_IDLE_S', 43_200, 60, 31_536_000),
+    sessionMaxS: intVar(env, 'SESSION_MAX_S', 604_800, 60, 31_536_000),
   };
   return Object.freeze(config);
 }

@@ -9,6 +9,7 @@ import { registerKeys } from './keys.ts';
 import { registerImport } from './import.ts';
 import { registerDemo } from './demo.ts';
 import { registerInsights } from './insights.ts';
+import { registerUsers } from './users.ts';
 
 export const commands: Array<(program: Command) => void> = [
   registerServe,
@@ -16,6 +17,7 @@ export const commands: Array<(program: Command) => void> = [
   registerAccounts,
   registerNodes,
   registerKeys,
+  registerUsers,
   registerImport,
   registerDemo,
   registerGuests,

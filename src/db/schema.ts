@@ -29,6 +29,8 @@ export interface ApiKeyTable {
   key_hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** Added by the dashboard-users migration; written at most once a minute per key. */
+  last_used_at: string | null;
 }
 
 export interface ReviewTable {
@@ -329,6 +331,31 @@ export interface WebhookAttemptTable {
   response_body: string | null;
 }
 
+export interface UserTable {
+  id: string;
+  account_id: string;
+  email: string;
+  /** The e-mail in lower case: unique in the instance. */
+  email_key: string;
+  password_hash: string;
+  role: string;
+  /** null: the whole account (the root node's subtree). */
+  node_id: string | null;
+  /** 'en' | 'de', or null: follow the browser. */
+  language: string | null;
+  created_at: string;
+}
+
+export interface UserSessionTable {
+  /** SHA-256 (hex) of the cookie's random id: the id itself is never stored. */
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end, whatever the activity. */
+  expires_at: string;
+}
+
 export interface DB {
   accounts: AccountTable;
   nodes: NodeTable;
@@ -353,6 +380,8 @@ export interface DB {
   events: EventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  users: UserTable;
+  user_sessions: UserSessionTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -371,3 +400,5 @@ export type GuestRow = Selectable<GuestTable>;
 export type ReservationRow = Selectable<ReservationTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+export type UserRow = Selectable<UserTable>;
+export type UserSessionRow = Selectable<UserSessionTable>;

@@ -3,6 +3,7 @@
 // responses, an own category, mentions and recommendations read from the reviews by the insights
 // engine, an alert rule and one API key per use.
 // Everything is drawn from a seeded generator: the same seed gives the same data (ids and "now" aside).
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/connect.ts';
 import type { DB, NodeRow } from '../db/schema.ts';
@@ -13,6 +14,7 @@ import { extractDueBatch } from '../modules/insights/extraction.ts';
 import { refreshRecommendations } from '../modules/insights/recommendations.ts';
 import type { Scope } from '../access/scopes.ts';
 import { createKey } from '../modules/keys/service.ts';
+import { createUser } from '../modules/users/service.ts';
 import { createNode } from '../modules/nodes/service.ts';
 import { createAlertRule } from '../modules/reviews/alerts.ts';
 import { upsertReviewsBulk } from '../modules/reviews/bulk.ts';
@@ -42,6 +44,8 @@ export interface DemoResult {
   recommendations: number;
   alertRules: number;
   keys: DemoKey[];
+  /** The dashboard's owner user and its password (shown this once). */
+  owner: { email: string; password: string };
 }
 
 interface Hotel {
@@ -116,8 +120,13 @@ export async function generateDemo(database: Database, seed = DEFAULT_SEED, now 
     keys.push({ label, node, scopes, key: (await createKey(db, account.id, { node_id: node, scopes, name: `demo: ${label}` })).key });
   }
 
+  // The dashboard's first user: an owner of the whole group, with a fresh random password each run.
+  const owner = { email: 'owner@demo.repute.example', password: randomBytes(12).toString('base64url') };
+  await createUser(db, account.id, { email: owner.email, password: owner.password, role: 'owner' });
+
   return {
     accountId: account.id,
+    owner,
     nodes: { regions: regions.length, properties: hotels.length },
     reviews: {
       total: planned.length,

@@ -20,6 +20,8 @@ export interface RateLimitStore {
    * instance's own until it is): awaited before serving, so the first requests share the window.
    */
   connected(): Promise<void>;
+  /** The current window's count of `key` without adding to it (a lock that must hold on every instance). */
+  peek(key: string, windowMs: number): Promise<WindowCount>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,12 @@ export function memoryStore(): RateLimitStore {
       }
       window.count += 1;
       return { count: window.count, resetMs: window.end - now };
+    },
+    async peek(key, windowMs) {
+      const now = Date.now();
+      const start = windowStart(now, windowMs);
+      const window = windows.get(key);
+      return { count: window && window.start === start ? window.count : 0, resetMs: start + windowMs - now };
     },
     async close() {
       windows.clear();
@@ -108,6 +116,7 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
     redis.once('ready', () => resolve());
     setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
   });
+  const peekFallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.peek(key, windowMs)), degraded: lastError });
   return {
     connected: () => connected,
     async hit(key, windowMs) {
@@ -121,6 +130,19 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
         lastError = error as Error;
         openUntil = Date.now() + PAUSE_MS;
         return fallback(key, windowMs);
+      }
+    },
+    async peek(key, windowMs) {
+      const now = Date.now();
+      if (redis.status !== 'ready' || now < openUntil) return peekFallback(key, windowMs);
+      const start = windowStart(now, windowMs);
+      try {
+        const count = Number((await redis.get(`${prefix}${key}:${start}`)) ?? 0);
+        return { count, resetMs: start + windowMs - now };
+      } catch (error) {
+        lastError = error as Error;
+        openUntil = Date.now() + PAUSE_MS;
+        return peekFallback(key, windowMs);
       }
     },
     async close() {

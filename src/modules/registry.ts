@@ -18,6 +18,7 @@ import { webhookAdminRoutes } from './webhooks/admin.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { keyAdminRoutes } from './keys/admin.ts';
 import { whoamiRoutes } from './keys/routes.ts';
+import { userAdminRoutes } from './users/admin.ts';
 
 type Routes = (app: FastifyInstance, ctx: AppContext) => void;
 
@@ -26,5 +27,5 @@ export const publicRoutes: Routes[] = [
 ];
 
 export const adminRoutes: Routes[] = [
-  accountAdminRoutes, nodeAdminRoutes, keyAdminRoutes, reviewAdminRoutes, surveyAdminRoutes, insightAdminRoutes, guestAdminRoutes, webhookAdminRoutes,
+  accountAdminRoutes, nodeAdminRoutes, keyAdminRoutes, reviewAdminRoutes, surveyAdminRoutes, insightAdminRoutes, guestAdminRoutes, webhookAdminRoutes, userAdminRoutes,
 ];

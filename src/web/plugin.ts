@@ -3,7 +3,7 @@
 // every output, static assets from the package itself, and faults answered as HTML pages.
 // It is one encapsulated Fastify context: none of it reaches the JSON APIs, whose answers, parsers
 // and headers stay as they are (a form body sent to /api/v4 is still refused with 415).
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -12,7 +12,7 @@ import { Eta } from 'eta';
 import type { AppContext } from '../context.ts';
 import { httpErrorOf, type AppError } from '../http/errors.ts';
 import type { DomainError } from '../lib/errors.ts';
-import { negotiateLanguage } from './i18n.ts';
+import { renderError } from './error-page.ts';
 import { ASSETS_DIR, VENDOR_DIRS, VIEWS_DIR } from './locations.ts';
 import { type PageRoutes, pageRoutes } from './registry.ts';
 
@@ -68,16 +68,4 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
 
     for (const register of routes) await register(web, ctx);
   });
-}
-
-const ERROR_TITLES: Record<string, Record<number | 'other', string>> = {
-  en: { 400: 'This request is not valid', 403: 'You may not do this', 404: 'This page does not exist', 503: 'Please try again in a moment', other: 'Something went wrong' },
-  de: { 400: 'Diese Anfrage ist ungültig', 403: 'Das dürfen Sie nicht', 404: 'Diese Seite gibt es nicht', 503: 'Bitte versuchen Sie es gleich noch einmal', other: 'Etwas ist schiefgegangen' },
-};
-
-/** A fault as a page: its title in the reader's language, and the message when it is the reader's to fix. */
-export function renderError(reply: FastifyReply, status: number, message: string | null, acceptLanguage: string | undefined): FastifyReply {
-  const lang = negotiateLanguage(acceptLanguage, Object.keys(ERROR_TITLES));
-  const titles = ERROR_TITLES[lang] ?? ERROR_TITLES.en!;
-  return reply.status(status).view('error.eta', { lang, title: titles[status] ?? titles.other, message, status });
 }

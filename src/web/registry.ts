@@ -2,7 +2,9 @@
 // the pages' own context (form bodies, security headers, templates, HTML error pages).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { dashboardPages } from './dashboard/pages.ts';
+import { dashboardRoutes } from './dashboard/plugin.ts';
 
 export type PageRoutes = (web: FastifyInstance, ctx: AppContext) => void | Promise<void>;
 
-export const pageRoutes: PageRoutes[] = [];
+export const pageRoutes: PageRoutes[] = [dashboardRoutes(dashboardPages)];

@@ -11,14 +11,14 @@ import { eachDatabase } from '../support/each-database.ts';
 import type { TestApp } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
 
-/** A second Kysely over the test app's connection(s) that counts key lookups; never destroyed (it would close them). */
+/** A second Kysely over the test app's connection(s) that counts key lookups (reads: a resolve also notes the key's last use); never destroyed (it would close them). */
 function countingDb(t: TestApp): { db: Kysely<DB>; lookups(): number } {
   let keyLookups = 0;
   const database = t.ctx.database;
   const db = new Kysely<DB>({
     dialect: database.dialect === 'sqlite' ? new SqliteDialect({ database: database.sqlite }) : new PostgresDialect({ pool: database.pool }),
     log: (event) => {
-      if (event.level === 'query' && event.query.sql.includes('"api_keys"')) keyLookups++;
+      if (event.level === 'query' && /^select/i.test(event.query.sql) && event.query.sql.includes('"api_keys"')) keyLookups++;
     },
   });
   return { db, lookups: () => keyLookups };

@@ -49,6 +49,20 @@ eachDatabase('repute demo --serve: fresh data, one key per scope set, and the pr
     assert.ok(curl, out);
     assert.equal(curl[2], `${base}/reviews?limit=2`);
 
+    // The printed owner signs in to the dashboard served at the root.
+    const owner = /Dashboard: (\S+)\s+sign in as (\S+) with the password (\S+)/.exec(out);
+    assert.ok(owner, out);
+    assert.equal(owner[1], `http://127.0.0.1:${port}/`);
+    const form = await fetch(`http://127.0.0.1:${port}/login`);
+    const csrfCookie = String(form.headers.get('set-cookie')).split(';')[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const signIn = await fetch(`http://127.0.0.1:${port}/login`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      body: new URLSearchParams({ _csrf: token, email: owner[2]!, password: owner[3]! }).toString(),
+    });
+    assert.equal(signIn.status, 303);
+    assert.match(String(signIn.headers.get('set-cookie')), /repute_session=/);
+
     const page = await get(curl[2]!, curl[1]!);
     assert.equal(page.data.length, 2);
     assert.equal(page.has_more, true);

@@ -12,6 +12,7 @@ export interface KeyLookup {
   node_path: string;
   node_type: string;
   plan_features: string;
+  last_used_at: string | null;
 }
 
 export async function findKeyByHash(db: Kysely<DB>, keyHash: string): Promise<KeyLookup | undefined> {
@@ -20,7 +21,7 @@ export async function findKeyByHash(db: Kysely<DB>, keyHash: string): Promise<Ke
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
     .select([
       'api_keys.id', 'api_keys.account_id', 'api_keys.node_id', 'api_keys.scopes', 'api_keys.key_hash',
-      'api_keys.revoked_at', 'nodes.path as node_path', 'nodes.type as node_type', 'accounts.plan_features',
+      'api_keys.revoked_at', 'api_keys.last_used_at', 'nodes.path as node_path', 'nodes.type as node_type', 'accounts.plan_features',
     ])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
@@ -35,4 +36,22 @@ export async function revokeKey(db: Kysely<DB>, id: string, at: string): Promise
     .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   if (Number(result.numUpdatedRows) > 0) return true;
   return (await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function markKeyUsed(db: Kysely<DB>, id: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+
+/** The account's keys that are not revoked, with their node's name and path, newest first. */
+export async function listAccountKeys(db: Kysely<DB>, accountId: string): Promise<Array<ApiKeyRow & { node_name: string; node_path: string }>> {
+  return db.selectFrom('api_keys').innerJoin('nodes', 'nodes.id', 'api_keys.node_id')
+    .selectAll('api_keys').select(['nodes.name as node_name', 'nodes.path as node_path'])
+    .where('api_keys.account_id', '=', accountId).where('api_keys.revoked_at', 'is', null)
+    .orderBy('api_keys.created_at', 'desc').orderBy('api_keys.id', 'desc').execute();
+}
+
+/** The key's account and node path (revoked or not), for a caller's reach check. */
+export async function findKeyOwner(db: Kysely<DB>, id: string): Promise<{ account_id: string; node_path: string } | undefined> {
+  return db.selectFrom('api_keys').innerJoin('nodes', 'nodes.id', 'api_keys.node_id')
+    .select(['api_keys.account_id', 'nodes.path as node_path']).where('api_keys.id', '=', id).executeTakeFirst();
 }

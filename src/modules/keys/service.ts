@@ -12,8 +12,8 @@ import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { requireAccountNode, subtreeIds } from '../nodes/service.ts';
-import { findKeyByHash, insertKey, revokeKey as revokeKeyRow } from './repository.ts';
+import { NOT_WITHIN_REACH, requireAccountNode, subtreeIds } from '../nodes/service.ts';
+import { findKeyByHash, findKeyOwner, insertKey, listAccountKeys, markKeyUsed, revokeKey as revokeKeyRow } from './repository.ts';
 import type { CreatedKey, KeyInput } from './schemas.ts';
 
 export async function createKey(db: Kysely<DB>, accountId: string, input: KeyInput): Promise<CreatedKey> {
@@ -25,7 +25,7 @@ export async function createKey(db: Kysely<DB>, accountId: string, input: KeyInp
   const key = newApiKey();
   const row = {
     id: newId(), account_id: accountId, node_id: node.id, name: input.name ?? null,
-    scopes: JSON.stringify(scopes), key_hash: hashKey(key), created_at: nowIso(), revoked_at: null,
+    scopes: JSON.stringify(scopes), key_hash: hashKey(key), created_at: nowIso(), revoked_at: null, last_used_at: null,
   };
   await insertKey(db, row);
   return { id: row.id, key, node_id: row.node_id, scopes, created_at: row.created_at };
@@ -35,27 +35,86 @@ export async function revokeKey(db: Kysely<DB>, id: string): Promise<void> {
   if (!(await lookup(id, (uuid) => revokeKeyRow(db, uuid, nowIso())))) throw notFound('api key');
 }
 
+// --- a signed-in user's keys (Settings → API): the same rules, within the user's reach ----------
+
+export interface ListedKey {
+  id: string;
+  name: string | null;
+  node_id: string;
+  node_name: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** The keys (not revoked) bound to a node of the principal's subtree, newest first. */
+export async function listKeys(db: Kysely<DB>, principal: Principal): Promise<ListedKey[]> {
+  const rows = await listAccountKeys(db, principal.accountId);
+  return rows.filter((row) => principal.inSubtree(row.node_id)).map((row) => ({
+    id: row.id, name: row.name, node_id: row.node_id, node_name: row.node_name, scopes: JSON.parse(row.scopes) as string[],
+    created_at: row.created_at, last_used_at: row.last_used_at,
+  }));
+}
+
+/** Creates a key bound to a node of the principal's subtree (400 naming node_id otherwise). */
+export async function createKeyWithin(db: Kysely<DB>, principal: Principal, input: KeyInput): Promise<CreatedKey> {
+  if (!principal.inSubtree(input.node_id)) throw invalid(NOT_WITHIN_REACH);
+  return createKey(db, principal.accountId, input);
+}
+
+/** Revokes a key bound within the principal's subtree; any other id is not found. */
+export async function revokeKeyWithin(db: Kysely<DB>, principal: Principal, id: string): Promise<void> {
+  const owner = await lookup(id, (uuid) => findKeyOwner(db, uuid));
+  const nodeId = owner?.node_path.split('/').filter(Boolean).at(-1);
+  if (!owner || owner.account_id !== principal.accountId || nodeId === undefined || !principal.inSubtree(nodeId)) throw notFound('api key');
+  await revokeKey(db, id);
+}
+
+/** What a principal is built from: the caller's account, node and plan (a key's row, or a signed-in user's). */
+export interface PrincipalSource {
+  id: string;
+  account_id: string;
+  node_id: string;
+  node_path: string;
+  node_type: string;
+  plan_features: string;
+  scopes: string[];
+}
+
+/** The principal of an account node: its subtree (and the account's node count where list queries need it). */
+export async function principalFor(db: Kysely<DB>, source: PrincipalSource): Promise<Principal> {
+  const subtree = await subtreeIds(db, source.node_path);
+  const subtreeSet = new Set(subtree);
+  const isAccountRoot = source.node_path.split('/').filter(Boolean).length === 1;
+  const sized = !isAccountRoot && subtree.length > 1 && subtree.length <= PER_NODE_UNION_MAX;
+  return {
+    keyId: source.id,
+    accountId: source.account_id,
+    nodeId: source.node_id,
+    nodeType: source.node_type,
+    isAccountRoot,
+    scopes: source.scopes,
+    features: new Set(JSON.parse(source.plan_features) as string[]),
+    subtree,
+    ...(sized ? { accountNodes: await accountNodeCount(db, source.account_id) } : {}),
+    inSubtree: (nodeId) => subtreeSet.has(nodeId),
+  };
+}
+
+/** A key is "last used" to the minute: one write per key per minute at most, not one per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /** The principal of a key hash: null when no key has it or the key is revoked. */
 async function loadPrincipal(db: Kysely<DB>, keyHash: string): Promise<Principal | null> {
   const row = await findKeyByHash(db, keyHash);
   if (!row || row.revoked_at !== null) return null;
   if (!timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(keyHash))) return null;
-  const subtree = await subtreeIds(db, row.node_path);
-  const subtreeSet = new Set(subtree);
-  const isAccountRoot = row.node_path.split('/').filter(Boolean).length === 1;
-  const sized = !isAccountRoot && subtree.length > 1 && subtree.length <= PER_NODE_UNION_MAX;
-  return {
-    keyId: row.id,
-    accountId: row.account_id,
-    nodeId: row.node_id,
-    nodeType: row.node_type,
-    isAccountRoot,
-    scopes: JSON.parse(row.scopes) as string[],
-    features: new Set(JSON.parse(row.plan_features) as string[]),
-    subtree,
-    ...(sized ? { accountNodes: await accountNodeCount(db, row.account_id) } : {}),
-    inSubtree: (nodeId) => subtreeSet.has(nodeId),
-  };
+  // Loaded means presented: the principal cache loads a key at most once per TTL per instance.
+  const now = Date.now();
+  if (row.last_used_at === null || Date.parse(row.last_used_at) < now - LAST_USED_RESOLUTION_MS) {
+    await markKeyUsed(db, row.id, new Date(now).toISOString());
+  }
+  return principalFor(db, { ...row, scopes: JSON.parse(row.scopes) as string[] });
 }
 
 /** The principal cache of a database (one per process context); ttlMs: how long a valid key's principal is kept. */

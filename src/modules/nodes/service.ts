@@ -16,6 +16,9 @@ export const toNode = (row: NodeRow): Node => ({ id: row.id, name: row.name, par
 /** Why a body field naming a node is refused when the node is not the account's. */
 export const notAccountNode = (field = 'node_id'): string => `${field} must be a node of this account`;
 
+/** Why a node field is refused when the node is the account's but outside the caller's subtree. */
+export const NOT_WITHIN_REACH = 'node_id must be your node or a node below it';
+
 /** The node named by a body field, or 400 unless it is a node of the account (ids are schema-checked UUIDs). */
 export async function requireAccountNode(db: Kysely<DB>, accountId: string, nodeId: string, field = 'node_id'): Promise<NodeRow> {
   const node = await findNode(db, nodeId);

@@ -1,0 +1,100 @@
+// Benchmark: the dashboard's own pages (issue 12's foundation and Settings). Prints, per database:
+//   - GET / (the overview, signed in) p50 server time, against GET /api/v4/analytics/scores (the
+//     same aggregates through the API, same run, same process) as the baseline;
+//   - every page's weight: its HTML plus the CSS and JS it loads from /assets (uncompressed), and
+//     that no page refers to another host.
+//   node --import tsx bench/dashboard.ts [--reviews 100000] [--requests 300] [--db sqlite|postgres|both]
+// Data: bench/support/data.ts (one account, root → 5 groups → 10 properties, N reviews over 2 years
+// with their review_stats). The user is an owner of the whole account (the widest aggregate).
+// Requests are sequential over real HTTP (keep-alive), interleaved page/API, after a warm-up.
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import type { Dialect } from '../src/db/connect.ts';
+import { createUser } from '../src/modules/users/service.ts';
+import { freshDatabase, testEnv } from '../test/support/app.ts';
+import { seedReviews } from './support/data.ts';
+
+const { values } = parseArgs({
+  options: { reviews: { type: 'string', default: '100000' }, requests: { type: 'string', default: '300' }, db: { type: 'string', default: 'both' } },
+});
+const REVIEWS = Number(values.reviews);
+const REQUESTS = Number(values.requests);
+const dialects: Dialect[] = values.db === 'both' ? (process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']) : [values.db as Dialect];
+const PASSWORD = 'bench password 1234';
+const PAGES = ['/login', '/', '/account', '/settings/api', '/settings/webhooks', '/settings/users'];
+
+const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+async function run(dialect: Dialect): Promise<void> {
+  const testDb = await freshDatabase(dialect);
+  const seeded = await seedReviews(testDb.database, { reviews: REVIEWS, groups: 5, propertiesPerGroup: 10, boundGroupShare: 0.55, days: 730 });
+  const config = loadConfig(testEnv(testDb, { RATE_LIMIT_MAX: '1000000000' }));
+  const base = createContext(config, testDb.database);
+  const app = await buildApp(base);
+  const agent = new Agent({ connections: 1 });
+  try {
+    const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace(/\/$/, '');
+    await createUser(base.db, seeded.accountId, { email: 'bench@example.com', password: PASSWORD, role: 'owner' });
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await request(`${origin}${path}`, { dispatcher: agent, headers });
+      return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+    };
+    // Sign in as a browser would: the form's CSRF cookie and token, then the session cookie.
+    const login = await get('/login');
+    const csrfCookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(login.body)![1]!;
+    const signIn = await request(`${origin}/login`, {
+      dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      body: new URLSearchParams({ _csrf: token, email: 'bench@example.com', password: PASSWORD }).toString(),
+    });
+    await signIn.body.text();
+    const session = [signIn.headers['set-cookie']].flat().map((c) => String(c).split(';')[0] ?? '').find((c) => c.startsWith('repute_session='))!;
+    const cookie = `${csrfCookie}; ${session}`;
+    const api = { authorization: `Bearer ${seeded.rootKey}` };
+
+    const page: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < REQUESTS + 30; i += 1) {
+      let started = performance.now();
+      const a = await get('/', { cookie });
+      const pageMs = performance.now() - started;
+      started = performance.now();
+      const b = await get('/api/v4/analytics/scores', api);
+      const apiMs = performance.now() - started;
+      if (a.status !== 200 || b.status !== 200) throw new Error(`unexpected status ${a.status} / ${b.status}`);
+      if (i >= 30) {
+        page.push(pageMs);
+        baseline.push(apiMs);
+      }
+    }
+    console.log(`[${dialect}] ${fmt(REVIEWS, 0)} reviews, ${REQUESTS} sequential requests each`);
+    console.log(`  GET / (overview)            p50 ${fmt(p50(page), 2)} ms`);
+    console.log(`  GET /api/v4/analytics/scores p50 ${fmt(p50(baseline), 2)} ms (baseline)`);
+    console.log(`  ratio overview / baseline   ${fmt(p50(page) / p50(baseline), 2)}`);
+
+    let heaviest = 0;
+    for (const path of PAGES) {
+      const html = await get(path, path === '/login' ? {} : { cookie });
+      if (html.status !== 200) throw new Error(`${path} answered ${html.status}`);
+      const refs = [...html.body.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]!);
+      const foreign = refs.filter((r) => /^(https?:)?\/\//.test(r));
+      if (foreign.length > 0) throw new Error(`${path} refers to another host: ${foreign.join(', ')}`);
+      let bytes = Buffer.byteLength(html.body);
+      for (const asset of refs.filter((r) => r.startsWith('/assets/'))) bytes += Buffer.byteLength((await get(asset)).body);
+      heaviest = Math.max(heaviest, bytes);
+      console.log(`  ${path.padEnd(20)} ${fmt(bytes / 1024)} KB (HTML + CSS + JS, uncompressed; no other host)`);
+    }
+    console.log(`  heaviest page ${fmt(heaviest / 1024)} KB of the 200 KB budget (ratio ${fmt(heaviest / (200 * 1024), 2)})`);
+  } finally {
+    await app.close();
+    await agent.close();
+    await base.rateLimits.close();
+    await testDb.drop();
+  }
+}
+
+for (const dialect of dialects) await run(dialect);

@@ -1,0 +1,84 @@
+// SQL of dashboard users and their sessions.
+import type { Kysely } from 'kysely';
+import type { DB, UserRow, UserSessionRow } from '../../db/schema.ts';
+
+export async function insertUser(db: Kysely<DB>, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function findUser(db: Kysely<DB>, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Kysely<DB>, emailKey: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
+}
+
+/** The account's users with the path of their node (null: the whole account), by e-mail. */
+export async function listAccountUsers(db: Kysely<DB>, accountId: string): Promise<Array<UserRow & { node_path: string | null; node_name: string | null }>> {
+  return db.selectFrom('users').leftJoin('nodes', 'nodes.id', 'users.node_id')
+    .selectAll('users').select(['nodes.path as node_path', 'nodes.name as node_name'])
+    .where('users.account_id', '=', accountId).orderBy('users.email_key').execute();
+}
+
+export async function updateUser(db: Kysely<DB>, id: string, changes: Partial<Pick<UserRow, 'role' | 'language'>>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the user and every session of it; false when there was no such user. */
+export async function deleteUser(db: Kysely<DB>, id: string): Promise<boolean> {
+  await db.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+  const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertSession(db: Kysely<DB>, row: UserSessionRow): Promise<void> {
+  await db.insertInto('user_sessions').values(row).execute();
+}
+
+export interface SessionLookup {
+  id_hash: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_id: string;
+  account_id: string;
+  email: string;
+  role: string;
+  language: string | null;
+  user_node_id: string | null;
+  node_id: string;
+  node_path: string;
+  node_type: string;
+  plan_features: string;
+}
+
+/** A session with its user, the user's node (the account's root when it has none) and the plan. */
+export async function findSession(db: Kysely<DB>, idHash: string): Promise<SessionLookup | undefined> {
+  return db.selectFrom('user_sessions')
+    .innerJoin('users', 'users.id', 'user_sessions.user_id')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .innerJoin('nodes', (join) => join.on((eb) => eb.or([
+      eb('nodes.id', '=', eb.ref('users.node_id')),
+      eb.and([eb('users.node_id', 'is', null), eb('nodes.account_id', '=', eb.ref('users.account_id')), eb('nodes.parent_id', 'is', null)]),
+    ])))
+    .select([
+      'user_sessions.id_hash', 'user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.account_id',
+      'users.email', 'users.role', 'users.language', 'users.node_id as user_node_id', 'nodes.id as node_id', 'nodes.path as node_path',
+      'nodes.type as node_type', 'accounts.plan_features',
+    ])
+    .where('user_sessions.id_hash', '=', idHash)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Kysely<DB>, idHash: string, at: string): Promise<void> {
+  await db.updateTable('user_sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+}
+
+export async function deleteSession(db: Kysely<DB>, idHash: string): Promise<void> {
+  await db.deleteFrom('user_sessions').where('id_hash', '=', idHash).execute();
+}
+
+/** Drops sessions past their absolute end or idle since before idleBefore. */
+export async function deleteExpiredSessions(db: Kysely<DB>, now: string, idleBefore: string): Promise<void> {
+  await db.deleteFrom('user_sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleBefore)])).execute();
+}

@@ -1,0 +1,86 @@
+// Dashboard sessions, server-side in the database so every instance shares them and sign-out, user
+// deletion and expiry end them at once: the cookie holds 32 random bytes (256 bits, base64url),
+// the table only their SHA-256. A session ends after SESSION_IDLE_S without a request (12 hours by
+// default) and SESSION_MAX_S after sign-in (7 days), whichever comes first. Every request reads the
+// row (sessions are never cached), and last_seen_at is written at most once a minute.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../access/principal.ts';
+import { SCOPES, type Scope } from '../../access/scopes.ts';
+import type { DB } from '../../db/schema.ts';
+import type { TtlCache } from '../../lib/ttl-cache.ts';
+import { principalFor } from '../keys/service.ts';
+import * as repo from './repository.ts';
+import type { Role } from './schemas.ts';
+
+export interface SessionSettings {
+  sessionIdleS: number;
+  sessionMaxS: number;
+}
+
+/** The signed-in user of a request, and what it reaches: a Principal like a key bound to its node. */
+export interface SignedIn {
+  userId: string;
+  email: string;
+  role: Role;
+  /** The user's setting, or null: follow the browser. */
+  language: string | null;
+  principal: Principal;
+  /** The session's id hash: binds CSRF tokens to this session. */
+  sessionHash: string;
+}
+
+const TOUCH_EVERY_MS = 60_000;
+
+const hashId = (id: string): string => createHash('sha256').update(id).digest('hex');
+
+/** What the role may do through the API's own checks (services that take a Principal look at scopes). */
+const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  owner: SCOPES,
+  manager: SCOPES.filter((s) => s !== 'webhooks:manage'),
+  viewer: SCOPES.filter((s) => s.endsWith(':read')),
+};
+
+/** Opens a session for the user; the returned id goes into the cookie and nowhere else. */
+export async function openSession(db: Kysely<DB>, settings: SessionSettings, userId: string): Promise<{ id: string; maxAgeS: number }> {
+  const now = Date.now();
+  const id = randomBytes(32).toString('base64url');
+  await repo.deleteExpiredSessions(db, new Date(now).toISOString(), new Date(now - settings.sessionIdleS * 1000).toISOString());
+  await repo.insertSession(db, {
+    id_hash: hashId(id), user_id: userId, created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(),
+    expires_at: new Date(now + settings.sessionMaxS * 1000).toISOString(),
+  });
+  return { id, maxAgeS: settings.sessionMaxS };
+}
+
+/**
+ * The session's user, or null when the id names no live session (unknown, signed out, expired, user
+ * deleted). The session row is read on every call, so an ended session is refused at once on every
+ * instance; `reach` may keep the user's Principal (its subtree) briefly, keyed by user, role, node
+ * and plan, so a changed role or plan applies at once and a new node within the cache's TTL, as for keys.
+ */
+export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: string, reach?: TtlCache<Principal>): Promise<SignedIn | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
+  const idHash = hashId(id);
+  const row = await repo.findSession(db, idHash);
+  if (!row) return null;
+  const now = Date.now();
+  const lastSeen = Date.parse(row.last_seen_at);
+  if (Date.parse(row.expires_at) <= now || lastSeen + settings.sessionIdleS * 1000 <= now) {
+    await repo.deleteSession(db, idHash);
+    return null;
+  }
+  if (lastSeen + TOUCH_EVERY_MS <= now) await repo.touchSession(db, idHash, new Date(now).toISOString());
+  const role = row.role as Role;
+  const reachKey = `${row.user_id}|${role}|${row.node_id}|${row.plan_features}`;
+  let principal = reach?.get(reachKey);
+  if (principal === undefined) {
+    principal = await principalFor(db, { ...row, id: `user:${row.user_id}`, scopes: [...ROLE_SCOPES[role]] });
+    reach?.set(reachKey, principal);
+  }
+  return { userId: row.user_id, email: row.email, role, language: row.language, principal, sessionHash: idHash };
+}
+
+export async function endSession(db: Kysely<DB>, id: string): Promise<void> {
+  await repo.deleteSession(db, hashId(id));
+}

@@ -1,0 +1,49 @@
+// Reading form bodies (application/x-www-form-urlencoded: a field is a string, or a list when sent
+// more than once) and turning a service's refusal into a message shown next to its field.
+import type { FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { describeValidation } from '../../http/errors.ts';
+import { validatorCompiler } from '../../http/validation.ts';
+import { DomainError, invalid } from '../../lib/errors.ts';
+
+type FormBody = Record<string, string | string[] | undefined>;
+
+const bodyOf = (request: FastifyRequest): FormBody => (request.body ?? {}) as FormBody;
+
+/** The field's value (the first when sent twice), '' when absent. */
+export function field(request: FastifyRequest, name: string): string {
+  const value = bodyOf(request)[name];
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/** Every value of a field sent once per ticked checkbox. */
+export function fieldList(request: FastifyRequest, name: string): string[] {
+  const value = bodyOf(request)[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** A refusal to show on the form: the field it names (the message's first word, body. dropped) and the message. */
+export interface FormFault {
+  field: string | null;
+  message: string;
+  /** The status the re-shown form answers with: 409 for a clash with the current state, else 400. */
+  status: number;
+}
+
+/** A domain error of a service as a form fault; anything else is thrown on (a fault page). */
+export function formFault(error: unknown, fields: readonly string[]): FormFault {
+  if (!(error instanceof DomainError) || error.kind === 'not-found' || error.kind === 'unauthenticated') throw error;
+  const named = /^(?:body\.)?([a-z_]+)/.exec(error.message)?.[1] ?? null;
+  return { field: named !== null && fields.includes(named) ? named : null, message: error.message, status: error.kind === 'conflict' ? 409 : error.kind === 'unprocessable' ? 422 : 400 };
+}
+
+/**
+ * Checks a body built from a form against the API's own TypeBox schema, with the API's validator:
+ * the same rules and the same messages ("body.name must NOT have more than 120 characters").
+ */
+export function checkBody<T>(schema: TSchema, body: Record<string, unknown>): T {
+  const check = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/form' }) as unknown as
+    ((value: unknown) => boolean) & { errors?: Parameters<typeof describeValidation>[1] };
+  if (check(body)) return body as T;
+  throw invalid(describeValidation('body', check.errors ?? []));
+}

@@ -1,0 +1,70 @@
+// The dashboard's own context inside the pages' (src/web/plugin.ts): cookies, the session of every
+// request, CSRF tokens bound to that session (checked on every state-changing request: a hidden
+// _csrf field in each form, or an X-CSRF-Token header from scripts; without one → 403), faults
+// shown inside the frame when signed in, and every dashboard page (src/web/dashboard/pages.ts).
+import { hkdfSync } from 'node:crypto';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import type { AppContext } from '../../context.ts';
+import { httpErrorOf } from '../../http/errors.ts';
+import type { Principal } from '../../access/principal.ts';
+import type { DomainError } from '../../lib/errors.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
+import { sessionOf } from '../../modules/users/sessions.ts';
+import { renderError } from '../error-page.ts';
+import type { NavEntry } from './render.ts';
+import { pageTranslator, renderPage } from './render.ts';
+import { csrfBinding, languageOf, SESSION_COOKIE } from './session.ts';
+
+/** A dashboard page: its routes, and the navigation entries it adds to the frame. */
+export interface DashboardPage {
+  nav?: readonly NavEntry[];
+  routes: (web: FastifyInstance, ctx: AppContext) => void | Promise<void>;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyInstance, ctx: AppContext) => Promise<void> {
+  const nav = pages.flatMap((page) => page.nav ?? []);
+  return async (web, ctx) => {
+    await web.register(async (dash) => {
+      const https = ctx.config.publicUrl.startsWith('https:');
+      await dash.register(cookie);
+      await dash.register(csrf, {
+        sessionPlugin: '@fastify/cookie',
+        // The secret's cookie; tokens are HMACs of it bound to the session (userInfo), so a token
+        // of one session (or of the signed-out login form) is refused in another.
+        cookieKey: 'repute_csrf',
+        cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure: https },
+        csrfOpts: { hmacKey: Buffer.from(hkdfSync('sha256', ctx.config.secretKey, 'repute', 'dashboard csrf', 32)) },
+        getUserInfo: csrfBinding,
+      });
+      // A signed-in user's reach (subtree), kept 2 s like a key's principal; the session itself is read every time.
+      const reach = new TtlCache<Principal>(2000, 10_000);
+      dash.decorateRequest('signedIn', null);
+      dash.decorateRequest('dashboardNav', null as unknown as readonly NavEntry[]);
+      dash.addHook('onRequest', async (request) => {
+        request.dashboardNav = nav;
+        const id = request.cookies[SESSION_COOKIE];
+        request.signedIn = id ? await sessionOf(ctx.db, ctx.config, id, reach) : null;
+      });
+      dash.addHook('preHandler', (request, reply, done) => {
+        if (UNSAFE.has(request.method)) return dash.csrfProtection(request, reply, done);
+        done();
+      });
+      dash.setErrorHandler((thrown: FastifyError | DomainError, request, reply) => {
+        const error = httpErrorOf(thrown, request);
+        reply.status(error.status).headers(error.headers);
+        const message = error.status >= 500 ? null : csrfFault(thrown) ? 'the form was sent without a valid CSRF token: reload the page and send it again' : error.message;
+        if (request.signedIn === null) return renderError(reply, error.status, message, request.headers['accept-language']);
+        const t = pageTranslator(languageOf(request));
+        const title = [400, 403, 404].includes(error.status) ? t(`error.${error.status}` as 'error.400') : t('error.other');
+        return renderPage(request, reply, 'dashboard/error.eta', { title, status: error.status, message });
+      });
+      for (const page of pages) await page.routes(dash, ctx);
+    });
+  };
+}
+
+const csrfFault = (error: unknown): boolean => /^FST_CSRF_/.test(String((error as { code?: unknown }).code ?? ''));

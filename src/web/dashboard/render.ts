@@ -1,0 +1,73 @@
+// Renders a dashboard page inside the frame (views/dashboard/frame.eta): the navigation for the
+// user's role, the user's e-mail, the Sign out form, a CSRF token for the page's forms, and a
+// translator over the frame's catalog plus the page's own.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Catalog, translator } from '../i18n.ts';
+import { roleAtLeast } from '../../modules/users/service.ts';
+import type { Role } from '../../modules/users/schemas.ts';
+import { commonCatalog } from './catalog.ts';
+import { csrfBinding, languageOf } from './session.ts';
+
+/** The dashboard's stylesheet (src/web/assets/dashboard.css), on every dashboard page. */
+export const DASHBOARD_CSS = '/assets/dashboard.css';
+
+/** A navigation entry a page declares (src/web/dashboard/pages.ts collects them). */
+export interface NavEntry {
+  href: string;
+  /** A key of the frame's catalog (nav.*). */
+  label: keyof typeof commonCatalog.en;
+  /** The least role that sees the link (and may open the page). */
+  least: Role;
+  /** Pages under this prefix mark the entry as the current one (default: href). */
+  section?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The dashboard's navigation (set by the dashboard plugin). */
+    dashboardNav: readonly NavEntry[];
+  }
+}
+
+/** A page's own catalogs: English complete, German may leave keys out. */
+export type PageCatalogs<K extends string> = { en: Catalog<K> } & Readonly<Record<string, Partial<Catalog<K>>>>;
+
+/** The CSRF token of this request's session, for a form's hidden _csrf field (or the X-CSRF-Token header). */
+export const csrfToken = (request: FastifyRequest, reply: FastifyReply): string =>
+  reply.generateCsrf({ userInfo: csrfBinding(request) } as Parameters<FastifyReply['generateCsrf']>[0]);
+
+/** A translator over the frame's catalog and, when given, the page's. */
+export function pageTranslator<K extends string>(language: string, catalogs?: PageCatalogs<K>) {
+  const merged = {
+    en: { ...commonCatalog.en, ...catalogs?.en },
+    de: { ...commonCatalog.de, ...catalogs?.de },
+  } as { en: Catalog<K | keyof typeof commonCatalog.en> };
+  return translator(merged, language);
+}
+
+export interface PageData {
+  /** The page's <h1> and <title> (already translated). */
+  title: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Renders `template` (a path under src/web/views/, e.g. 'dashboard/settings-api.eta') for the
+ * signed-in user. The template nests the frame with `<% layout('dashboard/frame', it) %>` and gets
+ * `it.t` (translate), `it.csrf`, `it.user`, `it.lang` and the page's data.
+ */
+export function renderPage<K extends string>(request: FastifyRequest, reply: FastifyReply, template: string, data: PageData, catalogs?: PageCatalogs<K>) {
+  const lang = languageOf(request);
+  const t = pageTranslator(lang, catalogs);
+  const user = request.signedIn;
+  const path = request.url.split('?')[0] ?? '/';
+  const nav = user === null ? [] : request.dashboardNav.filter((entry) => roleAtLeast(user.role, entry.least)).map((entry) => {
+    const section = entry.section ?? entry.href;
+    const current = section === '/' ? path === '/' : path === section || path.startsWith(`${section}/`);
+    return { href: entry.href, label: t(entry.label), current };
+  });
+  return reply.header('Cache-Control', 'no-store').view(template, {
+    ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: csrfToken(request, reply), path,
+    user: user === null ? null : { email: user.email, role: user.role },
+  });
+}

@@ -1,0 +1,60 @@
+// Who is signed in, for every dashboard route: the session cookie, the signed-in user on the
+// request, requireUser(least) for a route, and scopeOf(request) for the Principal a page hands to
+// the modules' services (the user's account and node subtree: what a key bound there reaches).
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Principal } from '../../access/principal.ts';
+import { AppError } from '../../http/errors.ts';
+import type { SignedIn } from '../../modules/users/sessions.ts';
+import type { Role } from '../../modules/users/schemas.ts';
+import { roleAtLeast } from '../../modules/users/service.ts';
+import { negotiateLanguage } from '../i18n.ts';
+import { LANGUAGES } from './catalog.ts';
+
+export const SESSION_COOKIE = 'repute_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The dashboard's signed-in user (null: no live session); set for every dashboard request. */
+    signedIn: SignedIn | null;
+  }
+}
+
+/** The signed-in user of a route guarded by requireUser (throws if used elsewhere: a programming error). */
+export function userOf(request: FastifyRequest): SignedIn {
+  if (request.signedIn === null) throw new Error('userOf: the route has no requireUser guard');
+  return request.signedIn;
+}
+
+/** What the user reaches, as the services take it: their account and their node's subtree. */
+export const scopeOf = (request: FastifyRequest): Principal => userOf(request).principal;
+
+/** A path of this site only (no scheme, no host, no "//" or "/\" that a browser reads as another host). */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || !/^\/(?![/\\])/.test(next) || next.includes('\\') || next.startsWith('/login')) return '/';
+  // A control character (a tab or newline inside "/\t/evil.example") would be dropped by the browser.
+  if ([...next].some((c) => c.charCodeAt(0) < 0x20)) return '/';
+  return next;
+}
+
+/**
+ * preHandler of a dashboard route: without a session a GET goes to /login?next=<this page> (other
+ * methods to /login), a role below `least` answers 403.
+ */
+export function requireUser(least: Role = 'viewer'): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = request.signedIn;
+    if (user === null) {
+      const target = request.method === 'GET' ? `/login?next=${encodeURIComponent(safeNext(request.url))}` : '/login';
+      return reply.redirect(target, 303);
+    }
+    if (!roleAtLeast(user.role, least)) throw new AppError(403, `this page is for the ${least} role and above; yours is ${user.role}`);
+  };
+}
+
+/** The page's language: the user's setting, else the browser's Accept-Language, else English. */
+export function languageOf(request: FastifyRequest): string {
+  return request.signedIn?.language ?? negotiateLanguage(request.headers['accept-language'], LANGUAGES);
+}
+
+/** What CSRF tokens are bound to: the session (a signed-out form, such as sign-in, gets one of its own). */
+export const csrfBinding = (request: FastifyRequest): string => request.signedIn?.sessionHash ?? 'signed-out';

@@ -1,0 +1,114 @@
+// Settings → Webhooks (owner): create an endpoint (its signing secret shown on that answer only),
+// edit it (its own page, /settings/webhooks/{id}), pause or resume, send a test, delete, and each
+// endpoint's delivery log with the result of the latest attempt and a re-send of a failed one. The
+// public API's webhook service does every action, with the user's principal (account-wide, as for a key).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { countHit, enforceWindow } from '../../http/rate-limit.ts';
+import { deliveryLog, resendFailed, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
+import { WebhookEndpointInput, WebhookEndpointPatch } from '../../modules/webhooks/schemas.ts';
+import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, queuePing, updateEndpoint } from '../../modules/webhooks/service.ts';
+import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
+import type { DashboardPage } from './plugin.ts';
+import { pageTranslator, renderPage } from './render.ts';
+import { languageOf, requireUser, scopeOf } from './session.ts';
+import { settingsCatalog } from './settings-catalog.ts';
+
+interface EndpointForm {
+  name: string;
+  url: string;
+  events: string[];
+}
+
+const FIELDS = ['name', 'url', 'events'];
+const NOTICES = ['deleted', 'saved', 'tested', 'resent'] as const;
+
+const formOf = (request: FastifyRequest): EndpointForm => ({ name: field(request, 'name').trim(), url: field(request, 'url').trim(), events: fieldList(request, 'events') });
+const idOf = (request: FastifyRequest): string => (request.params as { id: string }).id;
+
+export const settingsWebhooksPage: DashboardPage = {
+  routes(web, ctx: AppContext) {
+    const guard = { preHandler: requireUser('owner') };
+    const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
+    const noticeOf = (request: FastifyRequest): string | null => {
+      const done = (request.query as { done?: unknown }).done;
+      return NOTICES.includes(done as (typeof NOTICES)[number]) ? pageTranslator(languageOf(request), settingsCatalog)(`hooks.${done as (typeof NOTICES)[number]}`) : null;
+    };
+
+    const showList = async (request: FastifyRequest, reply: FastifyReply, shown: { form?: EndpointForm; fault?: FormFault | null; secret?: string | null } = {}) => {
+      const principal = scopeOf(request);
+      const t = pageTranslator(languageOf(request), settingsCatalog);
+      const { data: endpoints } = await listEndpoints(ctx.db, principal);
+      const logs = await Promise.all(endpoints.map((e) => deliveryLog(ctx.db, principal, e.id)));
+      return renderPage(request, reply, 'dashboard/settings-webhooks.eta', {
+        title: t('hooks.title'), section: 'webhooks', events: SUBSCRIBABLE_EVENTS,
+        endpoints: endpoints.map((endpoint, i) => ({ ...endpoint, deliveries: logs[i]! })),
+        form: shown.form ?? { name: '', url: '', events: [] }, fault: shown.fault ?? null, secret: shown.secret ?? null, notice: noticeOf(request),
+      }, settingsCatalog);
+    };
+
+    const showEndpoint = async (request: FastifyRequest, reply: FastifyReply, shown: { form?: EndpointForm; fault?: FormFault | null } = {}) => {
+      const principal = scopeOf(request);
+      const t = pageTranslator(languageOf(request), settingsCatalog);
+      const endpoint = await ownEndpoint(ctx.db, principal, idOf(request));
+      const events = JSON.parse(endpoint.events) as string[];
+      return renderPage(request, reply, 'dashboard/settings-webhook.eta', {
+        title: `${t('hooks.edit')}: ${endpoint.name}`, section: 'webhooks', events: SUBSCRIBABLE_EVENTS, endpoint,
+        deliveries: await deliveryLog(ctx.db, principal, endpoint.id, 50),
+        form: shown.form ?? { name: endpoint.name, url: endpoint.url, events }, fault: shown.fault ?? null, notice: noticeOf(request),
+      }, settingsCatalog);
+    };
+
+    web.get('/settings/webhooks', guard, async (request, reply) => showList(request, reply));
+
+    web.post('/settings/webhooks', guard, async (request, reply) => {
+      const form = formOf(request);
+      try {
+        const input = checkBody<WebhookEndpointInput>(WebhookEndpointInput, { ...form });
+        const created = await createEndpoint(ctx.db, settings, scopeOf(request), input);
+        return showList(request, reply.status(201), { secret: created.secret });
+      } catch (error) {
+        const fault = formFault(error, FIELDS);
+        return showList(request, reply.status(fault.status), { form, fault });
+      }
+    });
+
+    web.get('/settings/webhooks/:id', guard, async (request, reply) => showEndpoint(request, reply));
+
+    web.post('/settings/webhooks/:id', guard, async (request, reply) => {
+      const form = formOf(request);
+      try {
+        const patch = checkBody<WebhookEndpointPatch>(WebhookEndpointPatch, { ...form });
+        await updateEndpoint(ctx.db, scopeOf(request), idOf(request), patch);
+      } catch (error) {
+        const fault = formFault(error, FIELDS);
+        return showEndpoint(request, reply.status(fault.status), { form, fault });
+      }
+      return reply.redirect(`/settings/webhooks/${idOf(request)}?done=saved`, 303);
+    });
+
+    web.post('/settings/webhooks/:id/active', guard, async (request, reply) => {
+      await updateEndpoint(ctx.db, scopeOf(request), idOf(request), { is_active: field(request, 'is_active') === 'true' });
+      return reply.redirect('/settings/webhooks?done=saved', 303);
+    });
+
+    web.post('/settings/webhooks/:id/test', guard, async (request, reply) => {
+      // The same window as POST /api/v4/webhooks/{id}/test: a few signed pings a minute per endpoint.
+      const endpoint = await ownEndpoint(ctx.db, scopeOf(request), idOf(request));
+      const hit = await countHit(ctx.rateLimits, `webhook-test:${endpoint.id}`, ctx.config.webhookTestLimit, 60);
+      enforceWindow(reply, hit, ctx.config.webhookTestLimit, 60, 'test pings of this endpoint');
+      await queuePing(ctx.db, scopeOf(request), endpoint.id);
+      return reply.redirect('/settings/webhooks?done=tested', 303);
+    });
+
+    web.post('/settings/webhooks/:id/delete', guard, async (request, reply) => {
+      await deleteEndpoint(ctx.db, scopeOf(request), idOf(request));
+      return reply.redirect('/settings/webhooks?done=deleted', 303);
+    });
+
+    web.post('/settings/webhooks/:id/deliveries/:delivery/resend', guard, async (request, reply) => {
+      await resendFailed(ctx.db, scopeOf(request), idOf(request), (request.params as { delivery: string }).delivery);
+      return reply.redirect('/settings/webhooks?done=resent', 303);
+    });
+  },
+};

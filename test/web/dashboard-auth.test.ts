@@ -1,0 +1,182 @@
+// Dashboard sign-in, sessions and CSRF (src/web/dashboard/, src/modules/users/): what a browser
+// sees over HTTP, on both databases.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTestApp, dialects } from '../support/app.ts';
+import { eachDatabase } from '../support/each-database.ts';
+import { createTree } from '../support/factories.ts';
+import { createUser, csrfOf, DashboardClient, PASSWORD, signedIn } from '../support/dashboard.ts';
+
+eachDatabase('a page without a session goes to /login?next=…, and sign-in returns there', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = new DashboardClient(t);
+  const page = await client.get('/account?x=1');
+  assert.equal(page.statusCode, 303);
+  assert.equal(page.headers.location, '/login?next=%2Faccount%3Fx%3D1');
+
+  const login = await client.get(String(page.headers.location));
+  assert.equal(login.statusCode, 200);
+  assert.match(login.body, /<label for="email">Email<\/label>/);
+  assert.match(login.body, /<label for="password">Password<\/label>/);
+  assert.match(login.body, /<button type="submit">Sign in<\/button>/);
+  assert.match(login.body, /name="next" value="\/account\?x=1"/);
+  assert.match(String(login.headers['content-security-policy']), /script-src 'self'/);
+
+  const done = await client.post('/login', { _csrf: csrfOf(login.body), email: owner.email.toUpperCase(), password: PASSWORD, next: '/account?x=1' });
+  assert.equal(done.statusCode, 303);
+  assert.equal(done.headers.location, '/account?x=1');
+  const cookie = String(done.headers['set-cookie']);
+  assert.match(cookie, /repute_session=[A-Za-z0-9_-]{43};/);
+  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /SameSite=Lax/);
+  assert.doesNotMatch(cookie, /Secure/); // PUBLIC_URL is http here
+
+  const account = await client.get('/account?x=1');
+  assert.equal(account.statusCode, 200);
+  assert.ok(account.body.includes(owner.email));
+  assert.match(account.body, /<button type="submit" class="secondary">Sign out<\/button>/);
+});
+
+eachDatabase('next never leads to another site', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  for (const next of ['https://evil.example/', '//evil.example/', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)', '/login']) {
+    const client = new DashboardClient(t);
+    const login = await client.get('/login');
+    const res = await client.post('/login', { _csrf: csrfOf(login.body), email: owner.email, password: PASSWORD, next });
+    assert.equal(res.statusCode, 303, next);
+    assert.equal(res.headers.location, '/', next);
+  }
+});
+
+eachDatabase('a wrong e-mail and a wrong password get the same one message', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = new DashboardClient(t);
+  const bodies: string[] = [];
+  for (const [email, password] of [[owner.email, 'not the password at all'], ['nobody@example.com', PASSWORD]] as const) {
+    const login = await client.get('/login');
+    const res = await client.post('/login', { _csrf: csrfOf(login.body), email, password });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.cookies.find((c) => c.name === 'repute_session'), undefined);
+    bodies.push(/<p class="fault" role="alert"[^>]*>([^<]*)<\/p>/.exec(res.body)?.[1] ?? '');
+  }
+  assert.equal(bodies[0], 'The e-mail or the password is wrong.');
+  assert.equal(bodies[1], bodies[0]);
+});
+
+eachDatabase('a state-changing request without a valid CSRF token answers 403', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const anonymous = new DashboardClient(t);
+  await anonymous.get('/login');
+  const noToken = await anonymous.post('/login', { email: owner.email, password: PASSWORD });
+  assert.equal(noToken.statusCode, 403);
+  assert.match(noToken.body, /CSRF/);
+
+  const client = await signedIn(t, owner.email);
+  const page = await client.get('/account');
+  assert.equal((await client.post('/account/language', { language: 'de' })).statusCode, 403);
+  assert.equal((await client.post('/account/language', { language: 'de', _csrf: 'made-up' })).statusCode, 403);
+  // A token of another session (here: the signed-out login form's) is refused too.
+  const other = new DashboardClient(t);
+  const otherLogin = await other.get('/login');
+  assert.equal((await client.post('/account/language', { language: 'de', _csrf: csrfOf(otherLogin.body) })).statusCode, 403);
+  // The header works as well as the field.
+  const ok = await client.post('/account/language', { language: 'de' }, { 'x-csrf-token': csrfOf(page.body) });
+  assert.equal(ok.statusCode, 303);
+  const german = await client.get('/account');
+  assert.match(german.body, /<html lang="de">/);
+  assert.match(german.body, /Abmelden/);
+});
+
+eachDatabase('sign-out and user deletion end the session at once', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = await signedIn(t, owner.email);
+  const stolen = client.jar.get('repute_session')!;
+  const res = await client.submit('/', '/logout', {});
+  assert.equal(res.statusCode, 303);
+  assert.equal(res.headers.location, '/login?signed_out=1');
+  // The old cookie, replayed, names no session any more.
+  const replay = new DashboardClient(t);
+  replay.jar.set('repute_session', stolen);
+  assert.equal((await replay.get('/')).statusCode, 303);
+
+  const again = await signedIn(t, owner.email);
+  assert.equal((await again.get('/')).statusCode, 200);
+  assert.equal((await t.admin('DELETE', `/users/${owner.id}`)).statusCode, 200);
+  const after = await again.get('/');
+  assert.equal(after.statusCode, 303);
+  assert.match(String(after.headers.location), /^\/login/);
+  assert.equal((await new DashboardClient(t).signIn(owner.email)).statusCode, 401);
+});
+
+eachDatabase('failed sign-ins lock the e-mail (even the right password) and the address', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const other = await createUser(t, tree.accountId, 'viewer');
+  const client = new DashboardClient(t);
+  for (let i = 0; i < 3; i += 1) assert.equal((await client.signIn(owner.email, 'wrong password here')).statusCode, 401);
+  const locked = await client.signIn(owner.email);
+  assert.equal(locked.statusCode, 429);
+  assert.match(locked.body, /Too many failed sign-ins/);
+  assert.ok(Number(locked.headers['retry-after']) > 0);
+  // Another e-mail from the same address still signs in (its address count is 3 of 5).
+  assert.equal((await new DashboardClient(t).signIn(other.email)).statusCode, 303);
+  for (let i = 0; i < 2; i += 1) await client.signIn(`nobody${i}@example.com`, 'wrong password here');
+  assert.equal((await new DashboardClient(t).signIn(other.email)).statusCode, 429);
+}, { env: { LOGIN_EMAIL_FAILURE_LIMIT: '3', LOGIN_ADDRESS_FAILURE_LIMIT: '5' } });
+
+eachDatabase('the cookie is Secure when PUBLIC_URL is https', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const res = await new DashboardClient(t).signIn(owner.email);
+  assert.equal(res.statusCode, 303);
+  assert.match(String(res.headers['set-cookie']), /repute_session=[^;]+;.*Secure/);
+}, { env: { PUBLIC_URL: 'https://reviews.example.com' } });
+
+eachDatabase('a session ends after its idle time and at its absolute end', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const idle = await signedIn(t, owner.email);
+  const absolute = await signedIn(t, owner.email);
+  assert.equal((await idle.get('/')).statusCode, 200);
+  const hashOf = async (client: DashboardClient) => {
+    const { createHash } = await import('node:crypto');
+    return createHash('sha256').update(client.jar.get('repute_session')!).digest('hex');
+  };
+  // The clock cannot be moved: the rows are aged instead, as time would have.
+  const longAgo = new Date(Date.now() - 3_601_000).toISOString();
+  await t.ctx.db.updateTable('user_sessions').set({ last_seen_at: longAgo }).where('id_hash', '=', await hashOf(idle)).execute();
+  await t.ctx.db.updateTable('user_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id_hash', '=', await hashOf(absolute)).execute();
+  assert.equal((await idle.get('/')).statusCode, 303);
+  assert.equal((await absolute.get('/')).statusCode, 303);
+  // Both rows are gone, not just refused.
+  assert.equal((await t.ctx.db.selectFrom('user_sessions').select('id_hash').execute()).length, 0);
+}, { env: { SESSION_IDLE_S: '3600' } });
+
+test('with Redis, a locked e-mail is locked on every instance sharing the database', async () => {
+  const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', LOGIN_EMAIL_FAILURE_LIMIT: '2', LOGIN_ADDRESS_FAILURE_LIMIT: '1000000' };
+  // PostgreSQL when it is configured: two instances, two connection pools, one database.
+  const first = await createTestApp(dialects.at(-1)!, { env });
+  const second = await createTestApp(dialects.at(-1)!, { env, database: first.testDb });
+  try {
+    const tree = await createTree(first);
+    const owner = await createUser(first, tree.accountId, 'owner');
+    for (let i = 0; i < 2; i += 1) assert.equal((await new DashboardClient(first).signIn(owner.email, 'wrong password here')).statusCode, 401);
+    assert.equal((await new DashboardClient(second).signIn(owner.email)).statusCode, 429);
+    // A session opened on one instance is the other's too, and ends on both.
+    const other = await createUser(first, tree.accountId, 'viewer');
+    const client = await signedIn(first, other.email);
+    const elsewhere = new DashboardClient(second);
+    elsewhere.jar.set('repute_session', client.jar.get('repute_session')!);
+    assert.equal((await elsewhere.get('/')).statusCode, 200);
+    await client.submit('/', '/logout', {});
+    assert.equal((await elsewhere.get('/')).statusCode, 303);
+  } finally {
+    await second.close();
+    await first.close();
+  }
+});

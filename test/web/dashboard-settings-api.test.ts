@@ -1,0 +1,115 @@
+// Settings → API (src/web/dashboard/settings-api.ts): an owner creates a key that works on the
+// public API, sees it listed with its last use, revokes it (401 at once); the page's reach is the
+// user's subtree; viewers and managers get 403; output is escaped.
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../support/each-database.ts';
+import { createKey, createTree } from '../support/factories.ts';
+import { createUser, signedIn } from '../support/dashboard.ts';
+
+const newKeyOf = (html: string): string => /data-testid="new-api-key">([^<]+)</.exec(html)?.[1] ?? '';
+
+eachDatabase('an owner creates a key, uses it, sees its last use and revokes it', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = await signedIn(t, owner.email);
+  const page = await client.get('/settings/api');
+  assert.equal(page.statusCode, 200);
+  for (const label of ['Name', 'Node', 'reviews:read', 'webhooks:manage']) assert.ok(page.body.includes(`>${label}</`), label);
+  for (const name of ['Group', 'North', 'Harbour Hotel', 'Beach Resort']) assert.ok(page.body.includes(`>${name}</option>`), name);
+  assert.match(page.body, /<button type="submit">Create key<\/button>/);
+
+  const created = await client.submit('/settings/api', '/settings/api', { name: '<b>BI</b> export', node_id: tree.regions[0], scopes: ['reviews:read', 'nodes:read'] });
+  assert.equal(created.statusCode, 201);
+  const key = newKeyOf(created.body);
+  assert.match(key, /^rpt_/);
+  assert.ok(created.body.includes('&lt;b&gt;BI&lt;/b&gt; export'));
+  assert.ok(!created.body.includes('<b>BI</b>'));
+
+  const whoami = await t.api(key, 'GET', '/whoami');
+  assert.equal(whoami.statusCode, 200, whoami.body);
+  assert.equal(whoami.json().node_id, tree.regions[0]);
+  assert.deepEqual(whoami.json().scopes, ['reviews:read', 'nodes:read']);
+
+  const listed = await client.get('/settings/api');
+  assert.ok(!listed.body.includes(key), 'the key is shown once only');
+  assert.ok(!listed.body.includes('data-testid="new-api-key"'));
+  const row = /<tr>\s*<th scope="row">&lt;b&gt;BI&lt;\/b&gt; export<\/th>([\s\S]*?)<\/tr>/.exec(listed.body)?.[1] ?? '';
+  assert.match(row, /<td>North<\/td>/);
+  assert.match(row, /reviews:read, nodes:read/);
+  assert.doesNotMatch(row, /never/, 'the key was used');
+
+  const id = /action="\/settings\/api\/([0-9a-f-]{36})\/revoke"/.exec(row)?.[1];
+  assert.ok(id);
+  const revoked = await client.submit('/settings/api', `/settings/api/${id}/revoke`, {});
+  assert.equal(revoked.statusCode, 303);
+  assert.equal((await t.api(key, 'GET', '/whoami')).statusCode, 401);
+  assert.ok(!(await client.get('/settings/api')).body.includes('BI'));
+});
+
+eachDatabase('a bad key form is shown again with the fault next to its field', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = await signedIn(t, owner.email);
+  const noScope = await client.submit('/settings/api', '/settings/api', { name: 'kept', node_id: tree.root });
+  assert.equal(noScope.statusCode, 400);
+  assert.match(noScope.body, /id="scopes-fault">body\.scopes must NOT have fewer than 1 items</);
+  assert.match(noScope.body, /value="kept"/);
+  const other = await createTree(t);
+  const foreign = await client.submit('/settings/api', '/settings/api', { node_id: other.root, scopes: ['reviews:read'] });
+  assert.equal(foreign.statusCode, 400);
+  assert.match(foreign.body, /id="node_id-fault">node_id must be/);
+  const long = await client.submit('/settings/api', '/settings/api', { name: 'x'.repeat(201), node_id: tree.root, scopes: ['reviews:read'] });
+  assert.equal(long.statusCode, 400);
+  assert.match(long.body, /id="name-fault">body\.name must NOT have more than 200 characters</);
+  const forged = await client.submit('/settings/api', '/settings/api', { node_id: 'not-a-node', scopes: ['reviews:read', 'root:all'] });
+  assert.equal(forged.statusCode, 400);
+});
+
+eachDatabase('an owner bound to a region reaches the keys and nodes of its subtree only', async (t) => {
+  const tree = await createTree(t);
+  const regional = await createUser(t, tree.accountId, 'owner', tree.regions[0]);
+  await createKey(t, tree.accountId, tree.properties[2]); // South: outside the owner's reach
+  const client = await signedIn(t, regional.email);
+  const page = await client.get('/settings/api');
+  assert.ok(page.body.includes('>Harbour Hotel</option>'));
+  assert.ok(!page.body.includes('>Beach Resort</option>'));
+  assert.ok(!page.body.includes('>Group</option>'));
+  assert.ok(!page.body.includes('/revoke"'), 'the South key is not listed');
+
+  const outside = await client.submit('/settings/api', '/settings/api', { node_id: tree.properties[2], scopes: ['reviews:read'] });
+  assert.equal(outside.statusCode, 400);
+  assert.match(outside.body, /node_id must be your node or a node below it/);
+
+  // A forged id of a key outside the subtree, of another account, or no id at all: 404.
+  const other = await createTree(t);
+  const ownerOfOther = await createUser(t, other.accountId, 'owner');
+  const otherClient = await signedIn(t, ownerOfOther.email);
+  const otherKey = newKeyOf((await otherClient.submit('/settings/api', '/settings/api', { node_id: other.root, scopes: ['reviews:read'] })).body);
+  const otherId = /action="\/settings\/api\/([0-9a-f-]{36})\/revoke"/.exec((await otherClient.get('/settings/api')).body)?.[1];
+  const southId = (await t.admin('POST', `/accounts/${tree.accountId}/api-keys`, { node_id: tree.properties[2], scopes: ['reviews:read'] })).json().id;
+  for (const id of [otherId, southId, 'not-a-uuid']) {
+    const res = await client.submit('/settings/api', `/settings/api/${id}/revoke`, {});
+    assert.equal(res.statusCode, 404, String(id));
+  }
+  assert.equal((await t.api(otherKey, 'GET', '/whoami')).statusCode, 200);
+});
+
+eachDatabase('viewers and managers get 403 on Settings and no Settings link', async (t) => {
+  const tree = await createTree(t);
+  for (const role of ['viewer', 'manager'] as const) {
+    const user = await createUser(t, tree.accountId, role);
+    const client = await signedIn(t, user.email);
+    for (const path of ['/settings/api', '/settings/webhooks', '/settings/users']) {
+      const res = await client.get(path);
+      assert.equal(res.statusCode, 403, `${role} ${path}`);
+      assert.match(res.body, /Sign out/);
+    }
+    const post = await client.submit('/', '/settings/api', { node_id: tree.root, scopes: ['reviews:read'] });
+    assert.equal(post.statusCode, 403);
+    const home = await client.get('/');
+    assert.equal(home.statusCode, 200);
+    assert.doesNotMatch(home.body, /href="\/settings/);
+  }
+  const owner = await createUser(t, tree.accountId, 'owner');
+  assert.match((await (await signedIn(t, owner.email)).get('/')).body, /<a href="\/settings\/api">Settings<\/a>/);
+});

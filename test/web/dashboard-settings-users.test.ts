@@ -1,0 +1,68 @@
+// Settings → Users (src/web/dashboard/settings-users.ts): an owner creates a user who can then sign
+// in, changes a role (the new role applies at the next request), removes a user (sessions end);
+// reach is the owner's subtree; forged ids answer 404.
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../support/each-database.ts';
+import { createTree } from '../support/factories.ts';
+import { createUser, DashboardClient, PASSWORD, signedIn } from '../support/dashboard.ts';
+
+const userIdOf = (html: string, email: string): string =>
+  new RegExp(`${email.replace(/[.+]/g, '\\$&')}[\\s\\S]*?action="/settings/users/([0-9a-f-]{36})/role"`).exec(html)?.[1] ?? '';
+
+eachDatabase('an owner creates a user, changes its role and removes it', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = await signedIn(t, owner.email);
+  const short = await client.submit('/settings/users', '/settings/users', { email: 'gm@harbour.example', password: 'short', role: 'manager', node_id: tree.properties[0] });
+  assert.equal(short.statusCode, 400);
+  assert.match(short.body, /id="password-fault">password must be 12 to 1024 characters long</);
+  assert.match(short.body, /value="gm@harbour.example"/);
+
+  const created = await client.submit('/settings/users', '/settings/users', { email: 'gm@harbour.example', password: PASSWORD, role: 'viewer', node_id: tree.properties[0] });
+  assert.equal(created.statusCode, 303);
+  const dup = await client.submit('/settings/users', '/settings/users', { email: 'GM@Harbour.example', password: PASSWORD, role: 'viewer', node_id: '' });
+  assert.equal(dup.statusCode, 409);
+  assert.match(dup.body, /id="email-fault">email is already the e-mail of a user</);
+
+  const gm = await signedIn(t, 'gm@harbour.example');
+  assert.equal((await gm.get('/settings/api')).statusCode, 403);
+  const list = (await client.get('/settings/users')).body;
+  assert.match(list, /gm@harbour\.example[\s\S]*?<td>Harbour Hotel<\/td>/);
+  const id = userIdOf(list, 'gm@harbour.example');
+  assert.ok(id);
+  assert.equal((await client.submit('/settings/users', `/settings/users/${id}/role`, { role: 'owner' })).statusCode, 303);
+  // The new role applies at once, in the session already open; the reach stays the hotel's.
+  const api = await gm.get('/settings/api');
+  assert.equal(api.statusCode, 200);
+  assert.ok(api.body.includes('>Harbour Hotel</option>'));
+  assert.ok(!api.body.includes('>Lake Lodge</option>'));
+
+  assert.equal((await client.submit('/settings/users', `/settings/users/${id}/remove`, {})).statusCode, 303);
+  assert.equal((await gm.get('/')).statusCode, 303);
+  assert.equal((await new DashboardClient(t).signIn('gm@harbour.example')).statusCode, 401);
+  // The owner cannot remove or demote itself.
+  const ownId = (await t.ctx.db.selectFrom('users').select('id').where('email_key', '=', owner.email.toLowerCase()).executeTakeFirstOrThrow()).id;
+  assert.equal((await client.submit('/settings/users', `/settings/users/${ownId}/remove`, {})).statusCode, 400);
+  assert.equal((await client.submit('/settings/users', `/settings/users/${ownId}/role`, { role: 'viewer' })).statusCode, 400);
+});
+
+eachDatabase('an owner of a region sees and manages the users of its subtree only', async (t) => {
+  const tree = await createTree(t);
+  const regional = await createUser(t, tree.accountId, 'owner', tree.regions[0]);
+  const south = await createUser(t, tree.accountId, 'viewer', tree.properties[2]);
+  const whole = await createUser(t, tree.accountId, 'viewer');
+  const other = await createTree(t);
+  const stranger = await createUser(t, other.accountId, 'viewer');
+  const client = await signedIn(t, regional.email);
+  const page = (await client.get('/settings/users')).body;
+  assert.ok(!page.includes(south.email));
+  assert.ok(!page.includes(whole.email));
+  assert.ok(!page.includes('>Whole account</option>'));
+  for (const id of [south.id, whole.id, stranger.id, 'nope']) {
+    assert.equal((await client.submit('/settings/users', `/settings/users/${id}/remove`, {})).statusCode, 404, id);
+    assert.equal((await client.submit('/settings/users', `/settings/users/${id}/role`, { role: 'owner' })).statusCode, 404, id);
+  }
+  const outside = await client.submit('/settings/users', '/settings/users', { email: 'z@z.example', password: PASSWORD, role: 'viewer', node_id: '' });
+  assert.equal(outside.statusCode, 400);
+  assert.match(outside.body, /node_id must be your node or a node below it/);
+});

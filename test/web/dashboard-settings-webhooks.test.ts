@@ -1,0 +1,105 @@
+// Settings → Webhooks (src/web/dashboard/settings-webhooks.ts): create (secret shown once), test
+// ping delivered and logged with its status, a failing receiver's reason in the log, re-send,
+// edit, pause/resume, delete; other accounts' ids answer 404.
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../support/each-database.ts';
+import { createTree } from '../support/factories.ts';
+import { createUser, signedIn } from '../support/dashboard.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { until, verified, WEBHOOK_ENV, worker } from '../webhooks/helpers.ts';
+
+const secretOf = (html: string): string => /data-testid="new-webhook-secret">([^<]+)</.exec(html)?.[1] ?? '';
+const endpointIdOf = (html: string): string => /action="\/settings\/webhooks\/([0-9a-f-]{36})\/test"/.exec(html)?.[1] ?? '';
+
+eachDatabase('an owner creates an endpoint, tests it and reads the delivery log', async (t) => {
+  const receiver = await startReceiver();
+  const w = worker(t);
+  try {
+    let status = 200;
+    receiver.answer(() => ({ status }));
+    const tree = await createTree(t);
+    const owner = await createUser(t, tree.accountId, 'owner');
+    const client = await signedIn(t, owner.email);
+    const page = await client.get('/settings/webhooks');
+    assert.equal(page.statusCode, 200);
+    for (const label of ['Name', 'URL', 'review.received', 'guest.unsubscribed']) assert.ok(page.body.includes(`>${label}</`), label);
+    assert.match(page.body, /<button type="submit">Create endpoint<\/button>/);
+
+    const created = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops <desk>', url: `${receiver.url}/hook`, events: ['review.received', 'review.replied'] });
+    assert.equal(created.statusCode, 201, created.body.slice(0, 500));
+    const secret = secretOf(created.body);
+    assert.match(secret, /^whsec_/);
+    assert.ok(created.body.includes('Ops &lt;desk&gt;'));
+    const id = endpointIdOf(created.body);
+    assert.ok(id);
+    assert.ok(!(await client.get('/settings/webhooks')).body.includes(secret), 'the secret is shown once');
+
+    assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/test`, {})).statusCode, 303);
+    await receiver.waitFor((r) => r.length === 1, 10_000, 'the test ping');
+    assert.equal(verified(secret, receiver.requests[0]!).type, 'ping');
+    const delivered = await until(async () => {
+      const html = (await client.get('/settings/webhooks')).body;
+      return html.includes('data-status="delivered"') && html;
+    }, 10_000, 'the log to show the delivery');
+    assert.match(delivered, /<code>ping<\/code>/);
+    assert.match(delivered, /HTTP 200/);
+
+    // A failing receiver: the log says why, and the failed delivery can be re-sent.
+    status = 500;
+    await client.submit('/settings/webhooks', `/settings/webhooks/${id}/test`, {});
+    const failed = await until(async () => {
+      const html = (await client.get('/settings/webhooks')).body;
+      return html.includes('data-status="failed"') && html;
+    }, 10_000, 'the log to show the failure');
+    assert.match(failed, /HTTP 500/);
+    const resend = /action="(\/settings\/webhooks\/[0-9a-f-]{36}\/deliveries\/[0-9a-f-]{36}\/resend)"/.exec(failed)?.[1];
+    assert.ok(resend);
+    status = 200;
+    assert.equal((await client.submit('/settings/webhooks', resend, {})).statusCode, 303);
+    await receiver.waitFor((r) => r.length >= 5, 10_000, 'the re-sent delivery'); // 1 ok + 3 attempts + the re-send
+    await until(async () => !(await client.get('/settings/webhooks')).body.includes('data-status="failed"'), 10_000, 'the re-sent delivery to succeed');
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: { ...WEBHOOK_ENV, REPUTE_WORKER: 'off' } });
+
+eachDatabase('edit, pause and resume, delete; faults by the field; another account\'s ids are 404', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = await signedIn(t, owner.email);
+  const bad = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'ftp://example.com/x', events: ['review.received'] });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.body, /id="url-fault">body\.url must be an absolute http or https URL</);
+  const noEvents = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'https://hooks.example.com/x' });
+  assert.equal(noEvents.statusCode, 400);
+  assert.match(noEvents.body, /id="events-fault">body\.events/);
+  assert.match(noEvents.body, /value="https:\/\/hooks\.example\.com\/x"/);
+
+  const created = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'https://hooks.example.com/x', events: ['review.received'] });
+  const id = endpointIdOf(created.body);
+  const edit = await client.get(`/settings/webhooks/${id}`);
+  assert.equal(edit.statusCode, 200);
+  assert.match(edit.body, /value="Ops"/);
+  const saved = await client.submit(`/settings/webhooks/${id}`, `/settings/webhooks/${id}`, { name: 'Ops 2', url: 'https://hooks.example.com/y', events: ['review.replied', 'guest.created'] });
+  assert.equal(saved.statusCode, 303);
+  const list = (await client.get('/settings/webhooks')).body;
+  assert.match(list, />Ops 2</);
+  assert.match(list, /review\.replied, guest\.created/);
+
+  assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'false' })).statusCode, 303);
+  assert.match((await client.get('/settings/webhooks')).body, /Paused/);
+  await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'true' });
+  assert.match((await client.get('/settings/webhooks')).body, />Pause</);
+
+  const other = await createTree(t);
+  const stranger = await signedIn(t, (await createUser(t, other.accountId, 'owner')).email);
+  assert.equal((await stranger.get(`/settings/webhooks/${id}`)).statusCode, 404);
+  for (const action of ['test', 'delete', 'active']) {
+    assert.equal((await stranger.submit('/settings/webhooks', `/settings/webhooks/${id}/${action}`, { is_active: 'false' })).statusCode, 404, action);
+  }
+  assert.equal((await stranger.submit('/settings/webhooks', `/settings/webhooks/${id}`, { name: 'x', url: 'https://a.example', events: ['review.received'] })).statusCode, 404);
+
+  assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/delete`, {})).statusCode, 303);
+  assert.match((await client.get('/settings/webhooks')).body, /No webhook endpoints yet/);
+});
