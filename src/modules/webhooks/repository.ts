@@ -95,15 +95,6 @@ export async function listAttempts(db: Kysely<DB>, deliveryId: string) {
     .where('delivery_id', '=', deliveryId).orderBy('attempted_at').orderBy('id').execute();
 }
 
-/** The latest attempt of each delivery named (for a delivery log that shows why one failed). */
-export async function latestAttempts(db: Kysely<DB>, deliveryIds: readonly string[]): Promise<Array<{ delivery_id: string; status_code: number | null; error: string | null; attempted_at: string }>> {
-  if (deliveryIds.length === 0) return [];
-  const rows = await db.selectFrom('webhook_attempts').select(['delivery_id', 'status_code', 'error', 'attempted_at', 'id'])
-    .where('delivery_id', 'in', [...deliveryIds]).orderBy('attempted_at', 'desc').orderBy('id', 'desc').execute();
-  const seen = new Set<string>();
-  return rows.filter((row) => !seen.has(row.delivery_id) && seen.add(row.delivery_id));
-}
-
 /** A failed delivery becomes due once more; returns false when it is not failed. */
 export async function requeueFailed(db: Kysely<DB>, id: string, now: string): Promise<boolean> {
   const result = await db.updateTable('webhook_deliveries')

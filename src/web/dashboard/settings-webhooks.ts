@@ -5,9 +5,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { countHit, enforceWindow } from '../../http/rate-limit.ts';
-import { deliveryLog, resendFailed, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
+import { deliveryLog, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
 import { WebhookEndpointInput, WebhookEndpointPatch } from '../../modules/webhooks/schemas.ts';
-import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, queuePing, updateEndpoint } from '../../modules/webhooks/service.ts';
+import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, queuePing, resendDelivery, updateEndpoint } from '../../modules/webhooks/service.ts';
 import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
@@ -107,7 +107,7 @@ export const settingsWebhooksPage: DashboardPage = {
     });
 
     web.post('/settings/webhooks/:id/deliveries/:delivery/resend', guard, async (request, reply) => {
-      await resendFailed(ctx.db, scopeOf(request), idOf(request), (request.params as { delivery: string }).delivery);
+      await resendDelivery(ctx.db, scopeOf(request), idOf(request), (request.params as { delivery: string }).delivery);
       return reply.redirect('/settings/webhooks?done=resent', 303);
     });
   },
