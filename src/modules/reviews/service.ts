@@ -104,7 +104,9 @@ export const extractionQueueing = { enabled: true };
 /** Queues the reviews a write gave something new to read, and wakes the worker after the commit. */
 export async function queueForExtraction(trx: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string): Promise<void> {
   if (reviews.length === 0 || !extractionQueueing.enabled) return;
-  await repo.queueExtraction(trx, reviews, now);
+  // A batch that writes one review twice (its key twice in a file) queues it once.
+  const unique = [...new Map(reviews.map((r) => [r.id, r])).values()];
+  await repo.queueExtraction(trx, unique, now);
   wakeAfterCommit(trx);
 }
 
