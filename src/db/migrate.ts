@@ -5,6 +5,7 @@ import * as webhookLeases from './migrations/2026-11-23T1200-webhook-leases.ts';
 import * as insightSurveyIndexes from './migrations/2026-11-23T1300-insight-survey-indexes.ts';
 import * as pendingDeliveriesIndex from './migrations/2026-11-23T1400-pending-deliveries-index.ts';
 import * as importKeys from './migrations/2026-11-23T2030-import-keys.ts';
+import * as filtersSync from './migrations/2026-11-24T0400-filters-sync.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T1300-insight-survey-indexes': insightSurveyIndexes,
   '2026-11-23T1400-pending-deliveries-index': pendingDeliveriesIndex,
   '2026-11-23T2030-import-keys': importKeys,
+  '2026-11-24T0400-filters-sync': filtersSync,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

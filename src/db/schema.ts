@@ -29,6 +29,8 @@ export interface ApiKeyTable {
   key_hash: string;
   created_at: string;
   revoked_at: string | null;
+  /** When the key last authenticated a request, to within a minute (null: never). */
+  last_used_at: string | null;
 }
 
 export interface ReviewTable {
@@ -110,6 +112,8 @@ export interface SurveyResponseTable {
   created_at: string;
   /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
   import_key: string | null;
+  /** The change stamp of its last change (db/change-stamp.ts); the responses' sync order. */
+  updated_at: string;
 }
 
 export interface SurveyAnswerTable {
@@ -253,6 +257,12 @@ export interface WebhookAttemptTable {
   response_body: string | null;
 }
 
+/** SQLite's monotonic change stamp: one row (id 1), the last stamp handed out. */
+export interface ChangeClockTable {
+  id: number;
+  last: string;
+}
+
 export interface DB {
   accounts: AccountTable;
   nodes: NodeTable;
@@ -273,6 +283,7 @@ export interface DB {
   events: EventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  change_clock: ChangeClockTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

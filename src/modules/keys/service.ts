@@ -25,7 +25,7 @@ export async function createKey(db: Kysely<DB>, accountId: string, input: KeyInp
   const key = newApiKey();
   const row = {
     id: newId(), account_id: accountId, node_id: node.id, name: input.name ?? null,
-    scopes: JSON.stringify(scopes), key_hash: hashKey(key), created_at: nowIso(), revoked_at: null,
+    scopes: JSON.stringify(scopes), key_hash: hashKey(key), created_at: nowIso(), revoked_at: null, last_used_at: null,
   };
   await insertKey(db, row);
   return { id: row.id, key, node_id: row.node_id, scopes, created_at: row.created_at };

@@ -11,6 +11,7 @@ import { type PageOf, toPage } from '../../http/pagination.ts';
 import { notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { bit } from '../../db/columns.ts';
+import { changeStamp } from '../../db/change-stamp.ts';
 import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { requireAccountNode } from '../nodes/service.ts';
@@ -97,7 +98,7 @@ export async function upsertReview(db: Kysely<DB>, accountId: string, input: Rev
 async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
   return inTransaction(db, async (trx) => {
     const node = await requireAccountNode(trx, accountId, input.node_id);
-    const now = nowIso();
+    const now = await changeStamp(trx);
     const fields = reviewFields(input, node.id, now);
     const existing = await repo.findReviewByIdentity(trx, accountId, input.platform, input.external_id, true);
     if (existing) {
@@ -122,7 +123,8 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
 export async function replyToReview(db: Kysely<DB>, id: string, text: string, repliedAt?: string | null): Promise<Review> {
   return inTransaction(db, async (trx) => {
     const existing = await requireReview(trx, id, true);
-    const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? nowIso(), updated_at: nowIso() };
+    const now = await changeStamp(trx);
+    const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? now, updated_at: now };
     const updated: ReviewRow = { ...existing, ...changes };
     await repo.updateReview(trx, id, changes);
     await moveStats(trx, existing, updated);
@@ -135,7 +137,7 @@ export async function replyToReview(db: Kysely<DB>, id: string, text: string, re
 export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Promise<Review> {
   return inTransaction(db, async (trx) => {
     const existing = await requireReview(trx, id, true);
-    const changes = { is_hidden: bit(hidden), updated_at: nowIso() };
+    const changes = { is_hidden: bit(hidden), updated_at: await changeStamp(trx) };
     const updated: ReviewRow = { ...existing, ...changes };
     await repo.updateReview(trx, id, changes);
     await moveStats(trx, existing, updated);
