@@ -8,16 +8,16 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type PageOf, toPage } from '../../http/pagination.ts';
-import { notFound } from '../../lib/errors.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { bit } from '../../db/columns.ts';
-import { changeStamp } from '../../db/change-stamp.ts';
-import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
+import { changeStamp, syncHorizon } from '../../db/change-stamp.ts';
+import { toIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { requireAccountNode } from '../nodes/service.ts';
+import { narrowedScope, requireAccountNode } from '../nodes/service.ts';
 import { matchingRules } from './alerts.ts';
 import * as repo from './repository.ts';
-import type { Review, ReviewInput } from './schemas.ts';
+import type { Review, ReviewInput, ReviewListQuery } from './schemas.ts';
 
 export function toReview(row: repo.ReviewPublicRow): Review {
   return {
@@ -25,12 +25,51 @@ export function toReview(row: repo.ReviewPublicRow): Review {
     rating: row.rating, rating_normalized: row.rating_normalized, title: row.title, text: row.text,
     url: row.url, language: row.language, sentiment: row.sentiment, owner_reply: row.owner_reply,
     replied_at: row.replied_at, reviewed_at: row.reviewed_at, node_id: row.node_id, is_hidden: row.is_hidden !== 0,
+    created_at: row.created_at, updated_at: row.updated_at,
   };
 }
 
-export async function listReviews(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Review>> {
-  const rows = await repo.listReviewPage(db, subtreeScope(principal), after, limit);
-  return toPage(rows, limit, (r) => ({ time: r.reviewed_at, id: r.id }), toReview);
+const byReviewedAt = (r: repo.ReviewPublicRow) => ({ time: r.reviewed_at, id: r.id });
+const byUpdatedAt = (r: repo.ReviewPublicRow) => ({ time: r.updated_at, id: r.id });
+
+/** A page of the key's reviews: newest first, or filtered, or oldest change first (sync); see ReviewListQuery. */
+export async function listReviews(
+  db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number, query: ReviewListQuery = {},
+): Promise<PageOf<Review>> {
+  if (!hasFilters(query)) return toPage(await repo.listReviewPage(db, subtreeScope(principal), after, limit), limit, byReviewedAt, toReview);
+  const filters = reviewFilters(query);
+  const scope = query.node_id === undefined ? subtreeScope(principal) : await narrowedScope(db, principal, query.node_id);
+  if (filters.sync) filters.sync.horizon = await syncHorizon(db);
+  const rows = await repo.listFilteredReviewPage(db, scope, after, limit, filters);
+  return toPage(rows, limit, filters.sync ? byUpdatedAt : byReviewedAt, toReview);
+}
+
+/** True when a list query has more than its page parameters (the unfiltered list stays on its prepared path). */
+export function hasFilters(query: object): boolean {
+  for (const name in query) if (name !== 'cursor' && name !== 'limit') return true;
+  return false;
+}
+
+/** The checked filters of a review list, or 400 naming the parameter and its rule. */
+export function reviewFilters(q: ReviewListQuery): repo.ReviewFilters {
+  if (q.rating_min !== undefined && q.rating_max !== undefined && q.rating_min > q.rating_max) {
+    throw invalid('querystring.rating_min must be at most rating_max');
+  }
+  const from = q.from === undefined ? undefined : toIso(q.from);
+  const to = q.to === undefined ? undefined : toIso(q.to);
+  if (from !== undefined && to !== undefined && from >= to) throw invalid('querystring.from must be before to (from is inclusive, to exclusive)');
+  const sync = q.sort === 'updated_at';
+  if (q.updated_since !== undefined && !sync) throw invalid('querystring.updated_since needs sort=updated_at');
+  return {
+    ...(q.platform !== undefined ? { platforms: [...new Set(q.platform)] } : {}),
+    ...(q.rating_min !== undefined ? { ratingMin: q.rating_min } : {}),
+    ...(q.rating_max !== undefined ? { ratingMax: q.rating_max } : {}),
+    ...(q.language !== undefined ? { language: q.language } : {}),
+    ...(q.replied !== undefined ? { replied: q.replied } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(sync ? { sync: { since: q.updated_since === undefined ? null : toIso(q.updated_since), horizon: null } } : {}),
+  };
 }
 
 /** A review the principal may read, or 404 (unknown, malformed id, other account or outside the subtree). */
