@@ -8,6 +8,7 @@ import * as importKeys from './migrations/2026-11-23T2030-import-keys.ts';
 import * as extraction from './migrations/2026-11-24T0100-extraction.ts';
 import * as surveyInvitations from './migrations/2026-11-24T0200-survey-invitations.ts';
 import * as dashboardUsers from './migrations/2026-11-24T0300-dashboard-users.ts';
+import * as filtersSync from './migrations/2026-11-24T0400-filters-sync.ts';
 import * as webhookRotation from './migrations/2026-11-24T0500-webhook-rotation.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0100-extraction': extraction,
   '2026-11-24T0200-survey-invitations': surveyInvitations,
   '2026-11-24T0300-dashboard-users': dashboardUsers,
+  '2026-11-24T0400-filters-sync': filtersSync,
   '2026-11-24T0500-webhook-rotation': webhookRotation,
 };
 

@@ -114,6 +114,8 @@ export interface SurveyResponseTable {
   created_at: string;
   /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
   import_key: string | null;
+  /** The change stamp of its last change (db/change-stamp.ts); the responses' sync order. */
+  updated_at: string;
 }
 
 export interface SurveyAnswerTable {
@@ -356,6 +358,12 @@ export interface UserSessionTable {
   expires_at: string;
 }
 
+/** SQLite's monotonic change stamp: one row (id 1), the last stamp handed out. */
+export interface ChangeClockTable {
+  id: number;
+  last: string;
+}
+
 export interface DB {
   accounts: AccountTable;
   nodes: NodeTable;
@@ -382,6 +390,7 @@ export interface DB {
   webhook_attempts: WebhookAttemptTable;
   users: UserTable;
   user_sessions: UserSessionTable;
+  change_clock: ChangeClockTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

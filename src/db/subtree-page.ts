@@ -1,4 +1,4 @@
-// Keyset pages over a node subtree, newest first on (time, id), never OFFSET. The query shape is
+// Keyset pages over a node subtree, newest first on (time, id) (or oldest first: sync lists), never OFFSET. The query shape is
 // chosen per subtree and dialect so that a page costs about the same at any depth:
 //  - 'account': the whole account, one ordered scan of an (account_id, time, id) index;
 //  - 'node': one node, one ordered scan of a (node_id, time, id) index;
@@ -62,6 +62,9 @@ export function subtreeShape(scope: SubtreeScope): SubtreeShape {
   return 'per-node';
 }
 
+/** 'desc': newest first, pages continue below the cursor; 'asc': oldest first (sync order), above it. */
+export type PageOrder = 'desc' | 'asc';
+
 export async function subtreePage<O>(
   db: Kysely<DB>,
   scope: SubtreeScope,
@@ -69,8 +72,9 @@ export async function subtreePage<O>(
   limit: number,
   timeColumn: string,
   base: Base<O>,
+  order: PageOrder = 'desc',
 ): Promise<O[]> {
-  return (await db.executeQuery(subtreePageQuery(db, scope, after, limit, timeColumn, base))).rows;
+  return (await db.executeQuery(subtreePageQuery(db, scope, after, limit, timeColumn, base, undefined, undefined, order))).rows;
 }
 
 /**
@@ -88,8 +92,9 @@ export function subtreePageQuery<O>(
   base: Base<O>,
   shape: SubtreeShape = subtreeShape(scope),
   template?: string,
+  order: PageOrder = 'desc',
 ): CompiledQuery<O> {
-  if (template === undefined) return buildPageQuery(db, scope, after, limit, timeColumn, base, shape);
+  if (template === undefined || order !== 'desc') return buildPageQuery(db, scope, after, limit, timeColumn, base, shape, order);
   const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg' : 'sqlite';
   const key = `${template}|${dialect}|${timeColumn}|${shape}|${scope.nodes.length}|${after ? 1 : 0}|${limit}`;
   let t = templates.get(key);
@@ -151,18 +156,21 @@ function makeTemplate<O>(
 
 function buildPageQuery<O>(
   db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, timeColumn: string, base: Base<O>, shape: SubtreeShape,
+  order: PageOrder = 'desc',
 ): CompiledQuery<O> {
   const time = sql.ref(timeColumn);
   const page = (query: AnyQuery<O>): AnyQuery<O> => {
-    const q = after ? query.where(sql<boolean>`(${time}, id) < (${after.time}, ${after.id})`) : query;
-    return q.orderBy(time, 'desc').orderBy('id', 'desc').limit(limit + 1);
+    const q = after === null ? query : order === 'desc'
+      ? query.where(sql<boolean>`(${time}, id) < (${after.time}, ${after.id})`)
+      : query.where(sql<boolean>`(${time}, id) > (${after.time}, ${after.id})`);
+    return q.orderBy(time, order).orderBy('id', order).limit(limit + 1);
   };
   if (shape === 'account') return page(base({ kind: 'account', accountId: scope.accountId })).compile();
   if (shape === 'account-nodes') return page(base({ kind: 'account-nodes', accountId: scope.accountId, nodes: scope.nodes })).compile();
   if (scope.nodes.length === 1) return page(base({ kind: 'node', nodeId: scope.nodes[0]! })).compile();
   const perNode = db.getExecutor().adapter instanceof PostgresAdapter ? lateralJoin : repeatedUnion;
-  return perNode(db, scope.nodes, limit, timeColumn, (nodeId) => page(base({ kind: 'node', nodeId })))
-    ?? unionOfArms(db, scope.nodes, limit, timeColumn, (nodeId) => page(base({ kind: 'node', nodeId })));
+  return perNode(db, scope.nodes, limit, timeColumn, (nodeId) => page(base({ kind: 'node', nodeId })), order)
+    ?? unionOfArms(db, scope.nodes, limit, timeColumn, (nodeId) => page(base({ kind: 'node', nodeId })), order);
 }
 
 // Stands for "the node of this arm" while an arm is built once for every node.
@@ -171,20 +179,21 @@ const NODE_SLOT = '\u0000subtree-node\u0000';
 type Arm<O> = (nodeId: string) => AnyQuery<O>;
 
 /** PostgreSQL: the arm runs once per element of unnest(nodes), its node taken from the join. */
-function lateralJoin<O>(db: Kysely<DB>, nodes: string[], limit: number, timeColumn: string, arm: Arm<O>): CompiledQuery<O> | null {
+function lateralJoin<O>(db: Kysely<DB>, nodes: string[], limit: number, timeColumn: string, arm: Arm<O>, order: PageOrder): CompiledQuery<O> | null {
+  const dir = sql.raw(order);
   const query = sql<O>`select p.* from unnest(${nodes}::text[]) as subtree_nodes(node_id)
     cross join lateral (${arm(NODE_SLOT).withPlugin(nodeSlotToColumn)}) as p
-    order by ${sql.ref(`p.${timeColumn}`)} desc, p.id desc limit ${limit + 1}`.compile(db);
+    order by ${sql.ref(`p.${timeColumn}`)} ${dir}, p.id ${dir} limit ${limit + 1}`.compile(db);
   // A base that does not bind the node as a plain value cannot be lifted into the join.
   return query.parameters.includes(NODE_SLOT) || !query.sql.includes('"subtree_nodes"."node_id"') ? null : query;
 }
 
 /** SQLite: one compiled arm, repeated per node with the node bound in its place (placeholders are positional). */
-function repeatedUnion<O>(db: Kysely<DB>, nodes: string[], limit: number, timeColumn: string, arm: Arm<O>): CompiledQuery<O> | null {
+function repeatedUnion<O>(db: Kysely<DB>, nodes: string[], limit: number, timeColumn: string, arm: Arm<O>, order: PageOrder): CompiledQuery<O> | null {
   const one = arm(NODE_SLOT).compile();
   if (!one.parameters.includes(NODE_SLOT)) return null;
-  const order = sql`${sql.ref(timeColumn)} desc, ${sql.ref('id')} desc`.compile(db).sql;
-  const text = nodes.map(() => `select * from (${one.sql})`).join(' union all ') + ` order by ${order} limit ?`;
+  const by = sql`${sql.ref(timeColumn)} ${sql.raw(order)}, ${sql.ref('id')} ${sql.raw(order)}`.compile(db).sql;
+  const text = nodes.map(() => `select * from (${one.sql})`).join(' union all ') + ` order by ${by} limit ?`;
   const parameters: unknown[] = [];
   for (const node of nodes) for (const p of one.parameters) parameters.push(p === NODE_SLOT ? node : p);
   parameters.push(limit + 1);
@@ -192,12 +201,12 @@ function repeatedUnion<O>(db: Kysely<DB>, nodes: string[], limit: number, timeCo
 }
 
 /** Any dialect, any base: a UNION ALL of separately built arms (slower to build and plan). */
-function unionOfArms<O>(db: Kysely<DB>, nodes: string[], limit: number, timeColumn: string, arm: Arm<O>): CompiledQuery<O> {
+function unionOfArms<O>(db: Kysely<DB>, nodes: string[], limit: number, timeColumn: string, arm: Arm<O>, order: PageOrder): CompiledQuery<O> {
   const time = sql.ref(timeColumn);
   const parts = nodes.map((nodeId, i) => db.selectFrom(arm(nodeId).as(`n${i}`)).selectAll() as AnyQuery<O>);
   let union = parts[0]!;
   for (const part of parts.slice(1)) union = union.unionAll(part);
-  return union.orderBy(time, 'desc').orderBy('id', 'desc').limit(limit + 1).compile();
+  return union.orderBy(time, order).orderBy('id', order).limit(limit + 1).compile();
 }
 
 // Replaces the arm's node value by a reference to the LATERAL join's node column.

@@ -1,7 +1,8 @@
 // Opaque keyset cursors, bound to the list they page. Every list pages newest first on (time, id);
 // a cursor is base64url of [sort value, id], a dot, and a truncated HMAC-SHA256 (under a key derived
 // from REPUTE_SECRET_KEY) of that position together with what the list is: the account, the route
-// and its path parameters (which survey's responses). A cursor that was forged, edited, or taken
+// and its path parameters (which survey's responses), and its filters (every query parameter besides
+// cursor and limit, so a cursor cannot carry one filtered list's position into another). A cursor that was forged, edited, or taken
 // from another list or account is refused with 400, instead of paging from wherever it points.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -71,7 +72,7 @@ export function cursorsFor(secretKey: Buffer): Cursors {
       const valid = extra === undefined && given.length === MAC_BYTES && given.toString('base64url') === tag
         && timingSafeEqual(given, mac(binding, position));
       const key = valid ? decodePosition(position) : null;
-      if (key === null) throw new AppError(400, 'querystring.cursor is invalid: pass the next_cursor of the previous page of this list unchanged', {}, 'cursor_invalid');
+      if (key === null) throw new AppError(400, 'querystring.cursor is invalid: pass the next_cursor of the previous page of this list unchanged, with the same filters', {}, 'cursor_invalid');
       return key;
     },
     seal: (binding, key) => sealPosition(binding, encodePosition(key)),
@@ -86,8 +87,29 @@ export async function pageOf<T>(
   cursors: Cursors, request: FastifyRequest, query: { cursor?: string; limit?: number },
   fetch: (after: Keyset | null, limit: number) => Promise<PageOf<T>>,
 ): Promise<PageOf<T>> {
-  const binding = bindingOf(request);
+  const filters = filterBinding(query);
+  const binding = filters === '' ? bindingOf(request) : `${bindingOf(request)}\n${filters}`;
   return cursors.sealPage(binding, await fetch(cursors.open(binding, query.cursor), query.limit ?? 25));
+}
+
+/**
+ * The filters of a list request as one text: every query parameter but cursor and limit, by name,
+ * repeated values in sorted order (`platform=a&platform=b` is `platform=b&platform=a`). '' without any,
+ * so an unfiltered list's cursors are what they always were (and cost nothing more).
+ */
+export function filterBinding(query: object): string {
+  let names: string[] | null = null;
+  for (const name in query) {
+    if (name === 'cursor' || name === 'limit') continue;
+    names ??= [];
+    names.push(name);
+  }
+  if (names === null) return '';
+  const q = query as Record<string, unknown>;
+  return JSON.stringify(names.sort().map((name) => {
+    const value = q[name];
+    return [name, Array.isArray(value) ? [...value].map(String).sort() : value];
+  }));
 }
 
 /** Rows were fetched with limit + 1: the extra row only says that another page exists. Routes seal next_cursor. */

@@ -4,8 +4,8 @@ import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 
 const REVIEW_FIELDS = [
-  'author', 'external_id', 'id', 'is_hidden', 'language', 'node_id', 'owner_reply', 'platform', 'rating',
-  'rating_normalized', 'replied_at', 'reviewed_at', 'sentiment', 'text', 'title', 'url',
+  'author', 'created_at', 'external_id', 'id', 'is_hidden', 'language', 'node_id', 'owner_reply', 'platform', 'rating',
+  'rating_normalized', 'replied_at', 'reviewed_at', 'sentiment', 'text', 'title', 'updated_at', 'url',
 ];
 
 eachDatabase('GET /reviews lists the subtree newest first with exactly the Review fields', async (t) => {

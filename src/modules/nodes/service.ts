@@ -1,8 +1,9 @@
 // The node hierarchy: one root per account, properties are leaves, reads cover a key's subtree.
 import type { Kysely } from 'kysely';
-import type { Principal } from '../../access/principal.ts';
+import { type Principal, subtreeScope } from '../../access/principal.ts';
+import type { SubtreeScope } from '../../db/subtree-page.ts';
 import type { DB, NodeRow } from '../../db/schema.ts';
-import { invalid } from '../../lib/errors.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
@@ -77,4 +78,17 @@ export async function accountNodes(db: Kysely<DB>, accountId: string): Promise<N
 /** Ids of the node at `path` and every node below it. */
 export async function subtreeIds(db: Kysely<DB>, path: string): Promise<string[]> {
   return (await listSubtree(db, path)).map((n) => n.id);
+}
+
+/**
+ * The subtree of a node a list is narrowed to (`?node_id=`): 404 unless the node is in the key's
+ * subtree, as a node out of reach answers everywhere. The key's own node costs no query.
+ */
+export async function narrowedScope(db: Kysely<DB>, principal: Principal, nodeId: string): Promise<SubtreeScope> {
+  if (!principal.inSubtree(nodeId)) throw notFound('node');
+  if (nodeId === principal.nodeId) return subtreeScope(principal);
+  const node = await findNode(db, nodeId);
+  if (!node) throw notFound('node');
+  const nodes = await subtreeIds(db, node.path);
+  return { accountId: principal.accountId, nodes, wholeAccount: false, accountNodes: principal.accountNodes };
 }

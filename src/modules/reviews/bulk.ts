@@ -8,7 +8,7 @@ import type { DB, ReviewRow } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { appendEvents, type NewEvent } from '../../events/outbox.ts';
 import { newId } from '../../lib/ids.ts';
-import { nowIso } from '../../lib/time.ts';
+import { changeStamp } from '../../db/change-stamp.ts';
 import { accountLineages, notAccountNode } from '../nodes/service.ts';
 import { ruleMatches, toAlertRule } from './alerts.ts';
 import { applyStatsMany, contribution, listAlertRules, moveNodeCopies, type Planned, type ReviewBulkStore, type StatsDelta } from './repository.ts';
@@ -48,7 +48,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
   const outcomes: BulkOutcome[] = new Array(inputs.length);
   return inTransaction(ctx.db, async (trx) => {
     const nodes = await accountLineages(trx, accountId);
-    const now = nowIso();
+    const now = await changeStamp(trx);
     // A key seen twice in one batch: the later line updates what the earlier one wrote, so runs are split there.
     let run: Planned[] = [];
     let keys = new Set<string>();

@@ -1,5 +1,5 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
-import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
+import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Keyset } from '../../db/keyset.ts';
 import type { AlertRuleTable, DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
 import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
@@ -7,7 +7,7 @@ import type { EventRowWriter } from '../../events/outbox.ts';
 
 const PUBLIC_COLUMNS = [
   'id', 'platform', 'external_id', 'author', 'rating', 'rating_normalized', 'title', 'text', 'url', 'language',
-  'sentiment', 'owner_reply', 'replied_at', 'reviewed_at', 'node_id', 'is_hidden',
+  'sentiment', 'owner_reply', 'replied_at', 'reviewed_at', 'node_id', 'is_hidden', 'created_at', 'updated_at',
 ] as const;
 export type ReviewPublicRow = Pick<ReviewRow, (typeof PUBLIC_COLUMNS)[number]>;
 
@@ -22,6 +22,53 @@ export function reviewPageQuery(
 ): CompiledQuery<ReviewPublicRow> {
   return subtreePageQuery(db, scope, after, limit, 'reviewed_at',
     (filter) => whereNodeFilter(db.selectFrom('reviews').select(PUBLIC_COLUMNS), filter), shape, 'reviews');
+}
+
+/** The filters of a review list (already checked); `sync` switches to the oldest-change-first order. */
+export interface ReviewFilters {
+  platforms?: string[];
+  ratingMin?: number;
+  ratingMax?: number;
+  language?: string;
+  replied?: boolean;
+  /** reviewed_at at or after (inclusive) / before (exclusive). */
+  from?: string;
+  to?: string;
+  /** Ascending (updated_at, id) from this stamp (inclusive), below the horizon (exclusive) when there is one. */
+  sync?: { since: string | null; horizon: string | null };
+}
+
+type ReviewSelect = SelectQueryBuilder<DB, 'reviews', ReviewPublicRow>;
+
+function whereReviewFilters(query: ReviewSelect, f: ReviewFilters): ReviewSelect {
+  let q = query;
+  if (f.platforms !== undefined) q = f.platforms.length === 1 ? q.where('platform', '=', f.platforms[0]!) : q.where('platform', 'in', f.platforms);
+  if (f.ratingMin !== undefined) q = q.where('rating', '>=', f.ratingMin);
+  if (f.ratingMax !== undefined) q = q.where('rating', '<=', f.ratingMax);
+  if (f.language !== undefined) q = q.where('language', '=', f.language);
+  if (f.replied !== undefined) q = q.where('owner_reply', f.replied ? 'is not' : 'is', null);
+  if (f.from !== undefined) q = q.where('reviewed_at', '>=', f.from);
+  if (f.to !== undefined) q = q.where('reviewed_at', '<', f.to);
+  if (f.sync?.since != null) q = q.where('updated_at', '>=', f.sync.since);
+  if (f.sync?.horizon != null) q = q.where('updated_at', '<', f.sync.horizon);
+  return q;
+}
+
+/** A filtered (or sync-ordered) page of the subtree's reviews; limit + 1 rows. */
+export async function listFilteredReviewPage(
+  db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, filters: ReviewFilters,
+): Promise<ReviewPublicRow[]> {
+  return (await db.executeQuery(filteredReviewPageQuery(db, scope, after, limit, filters))).rows;
+}
+
+/** The compiled query of listFilteredReviewPage (built per call: the filters are its values). */
+export function filteredReviewPageQuery(
+  db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, filters: ReviewFilters, shape?: SubtreeShape,
+): CompiledQuery<ReviewPublicRow> {
+  const sync = filters.sync !== undefined;
+  return subtreePageQuery(db, scope, after, limit, sync ? 'updated_at' : 'reviewed_at',
+    (filter) => whereReviewFilters(whereNodeFilter(db.selectFrom('reviews').select(PUBLIC_COLUMNS), filter), filters),
+    shape, undefined, sync ? 'asc' : 'desc');
 }
 
 // lock: a write reads the row it will change under FOR UPDATE on PostgreSQL, so two concurrent

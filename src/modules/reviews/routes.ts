@@ -5,8 +5,8 @@ import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
-import { IdParams, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
-import { Review } from './schemas.ts';
+import { IdParams, Page, errorResponses } from '../../http/schemas.ts';
+import { Review, ReviewListQuery } from './schemas.ts';
 import { getReview, listReviews } from './service.ts';
 
 export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -17,12 +17,12 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
   r.get('/reviews', {
     schema: {
       operationId: 'listReviews',
-      tags: ['reviews'], summary: 'Reviews of the key\'s subtree, newest first, hidden ones included',
-      querystring: PageQuery, response: { 200: Page(Review), ...errorResponses(400, 429) },
+      tags: ['reviews'], summary: 'Reviews of the key\'s subtree, newest first, hidden ones included; filters, and sort=updated_at for sync',
+      querystring: ReviewListQuery, response: { 200: Page(Review), ...errorResponses(400, 404, 429) },
     },
     onRequest,
     preValidation: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
-  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit)));
+  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit, request.query)));
 
   r.get('/reviews/:id', {
     schema: { operationId: 'getReview', tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...errorResponses(404) } },

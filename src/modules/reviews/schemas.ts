@@ -1,7 +1,7 @@
 // TypeBox schemas of reviews: the public Review, and the operator's create/reply/hide bodies.
 import { Type, type Static } from 'typebox';
 import {
-  DateTime, FiniteNumber, NonEmptyString, Nullable, NullableDateTime, NullableNumber, NullableString, OptionalNullable, Uuid,
+  DateTime, PageQuery, FiniteNumber, NonEmptyString, Nullable, NullableDateTime, NullableNumber, NullableString, OptionalNullable, Uuid,
 } from '../../http/schemas.ts';
 
 export const Sentiment = Type.Union([Type.Literal('positive'), Type.Literal('neutral'), Type.Literal('negative')]);
@@ -23,6 +23,8 @@ export const Review = Type.Object({
   reviewed_at: DateTime,
   node_id: Uuid,
   is_hidden: Type.Boolean(),
+  created_at: DateTime,
+  updated_at: Type.String({ format: 'date-time', description: 'the change stamp of its last change (reply, hide, edit): the sync order' }),
 }, { $id: 'Review' });
 export type Review = Static<typeof Review>;
 
@@ -69,3 +71,21 @@ export const AlertRule = Type.Object({
   keywords: Nullable(Type.Array(Type.String())),
   created_at: DateTime,
 });
+
+/** GET /reviews: the page parameters and the filters; every combination pages with a cursor bound to it. */
+export const ReviewListQuery = Type.Object({
+  ...PageQuery.properties,
+  platform: Type.Optional(Type.Array(NonEmptyString(100), { maxItems: 20, description: 'repeatable: reviews of any of these platforms' })),
+  rating_min: Type.Optional(FiniteNumber(0, 5)),
+  rating_max: Type.Optional(FiniteNumber(0, 5)),
+  language: Type.Optional(NonEmptyString(35)),
+  replied: Type.Optional(Type.Boolean({ description: 'true: with an owner reply; false: without' })),
+  node_id: Type.Optional(Uuid),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'reviewed_at at or after (inclusive)' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'reviewed_at before (exclusive)' })),
+  sort: Type.Optional(Type.Union([Type.Literal('reviewed_at'), Type.Literal('updated_at')], {
+    description: 'reviewed_at (default): newest first; updated_at: oldest change first, for incremental sync',
+  })),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'with sort=updated_at: changes at or after this instant' })),
+}, { additionalProperties: false });
+export type ReviewListQuery = Static<typeof ReviewListQuery>;

@@ -8,15 +8,16 @@ import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
 import { type PageOf, toPage } from '../../http/pagination.ts';
-import { notFound } from '../../lib/errors.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { bit } from '../../db/columns.ts';
-import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
+import { changeStamp, syncHorizon } from '../../db/change-stamp.ts';
+import { toIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { requireAccountNode } from '../nodes/service.ts';
+import { narrowedScope, requireAccountNode } from '../nodes/service.ts';
 import { matchingRules } from './alerts.ts';
 import * as repo from './repository.ts';
-import type { Review, ReviewInput } from './schemas.ts';
+import type { Review, ReviewInput, ReviewListQuery } from './schemas.ts';
 
 export function toReview(row: repo.ReviewPublicRow): Review {
   return {
@@ -24,12 +25,51 @@ export function toReview(row: repo.ReviewPublicRow): Review {
     rating: row.rating, rating_normalized: row.rating_normalized, title: row.title, text: row.text,
     url: row.url, language: row.language, sentiment: row.sentiment, owner_reply: row.owner_reply,
     replied_at: row.replied_at, reviewed_at: row.reviewed_at, node_id: row.node_id, is_hidden: row.is_hidden !== 0,
+    created_at: row.created_at, updated_at: row.updated_at,
   };
 }
 
-export async function listReviews(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Review>> {
-  const rows = await repo.listReviewPage(db, subtreeScope(principal), after, limit);
-  return toPage(rows, limit, (r) => ({ time: r.reviewed_at, id: r.id }), toReview);
+const byReviewedAt = (r: repo.ReviewPublicRow) => ({ time: r.reviewed_at, id: r.id });
+const byUpdatedAt = (r: repo.ReviewPublicRow) => ({ time: r.updated_at, id: r.id });
+
+/** A page of the key's reviews: newest first, or filtered, or oldest change first (sync); see ReviewListQuery. */
+export async function listReviews(
+  db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number, query: ReviewListQuery = {},
+): Promise<PageOf<Review>> {
+  if (!hasFilters(query)) return toPage(await repo.listReviewPage(db, subtreeScope(principal), after, limit), limit, byReviewedAt, toReview);
+  const filters = reviewFilters(query);
+  const scope = query.node_id === undefined ? subtreeScope(principal) : await narrowedScope(db, principal, query.node_id);
+  if (filters.sync) filters.sync.horizon = await syncHorizon(db);
+  const rows = await repo.listFilteredReviewPage(db, scope, after, limit, filters);
+  return toPage(rows, limit, filters.sync ? byUpdatedAt : byReviewedAt, toReview);
+}
+
+/** True when a list query has more than its page parameters (the unfiltered list stays on its prepared path). */
+export function hasFilters(query: object): boolean {
+  for (const name in query) if (name !== 'cursor' && name !== 'limit') return true;
+  return false;
+}
+
+/** The checked filters of a review list, or 400 naming the parameter and its rule. */
+export function reviewFilters(q: ReviewListQuery): repo.ReviewFilters {
+  if (q.rating_min !== undefined && q.rating_max !== undefined && q.rating_min > q.rating_max) {
+    throw invalid('querystring.rating_min must be at most rating_max');
+  }
+  const from = q.from === undefined ? undefined : toIso(q.from);
+  const to = q.to === undefined ? undefined : toIso(q.to);
+  if (from !== undefined && to !== undefined && from >= to) throw invalid('querystring.from must be before to (from is inclusive, to exclusive)');
+  const sync = q.sort === 'updated_at';
+  if (q.updated_since !== undefined && !sync) throw invalid('querystring.updated_since needs sort=updated_at');
+  return {
+    ...(q.platform !== undefined ? { platforms: [...new Set(q.platform)] } : {}),
+    ...(q.rating_min !== undefined ? { ratingMin: q.rating_min } : {}),
+    ...(q.rating_max !== undefined ? { ratingMax: q.rating_max } : {}),
+    ...(q.language !== undefined ? { language: q.language } : {}),
+    ...(q.replied !== undefined ? { replied: q.replied } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(sync ? { sync: { since: q.updated_since === undefined ? null : toIso(q.updated_since), horizon: null } } : {}),
+  };
 }
 
 /** A review the principal may read, or 404 (unknown, malformed id, other account or outside the subtree). */
@@ -125,7 +165,7 @@ export async function upsertReview(db: Kysely<DB>, accountId: string, input: Rev
 async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: ReviewInput): Promise<UpsertResult> {
   return inTransaction(db, async (trx) => {
     const node = await requireAccountNode(trx, accountId, input.node_id);
-    const now = nowIso();
+    const now = await changeStamp(trx);
     const fields = reviewFields(input, node.id, now);
     const existing = await repo.findReviewByIdentity(trx, accountId, input.platform, input.external_id, true);
     if (existing) {
@@ -152,7 +192,8 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
 export async function replyToReview(db: Kysely<DB>, id: string, text: string, repliedAt?: string | null): Promise<Review> {
   return inTransaction(db, async (trx) => {
     const existing = await requireReview(trx, id, true);
-    const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? nowIso(), updated_at: nowIso() };
+    const now = await changeStamp(trx);
+    const changes = { owner_reply: text, replied_at: toIsoOrNull(repliedAt) ?? now, updated_at: now };
     const updated: ReviewRow = { ...existing, ...changes };
     await repo.updateReview(trx, id, changes);
     await moveStats(trx, existing, updated);
@@ -165,7 +206,7 @@ export async function replyToReview(db: Kysely<DB>, id: string, text: string, re
 export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Promise<Review> {
   return inTransaction(db, async (trx) => {
     const existing = await requireReview(trx, id, true);
-    const changes = { is_hidden: bit(hidden), updated_at: nowIso() };
+    const changes = { is_hidden: bit(hidden), updated_at: await changeStamp(trx) };
     const updated: ReviewRow = { ...existing, ...changes };
     await repo.updateReview(trx, id, changes);
     await moveStats(trx, existing, updated);

@@ -58,8 +58,8 @@ export async function insertAnswers(db: Kysely<DB>, rows: Insertable<SurveyAnswe
  * Marks a response completed unless it already is; answers whether this call did it. The condition
  * sits in the UPDATE itself so two concurrent completions cannot both win (and both emit the event).
  */
-export async function markCompleted(db: Kysely<DB>, id: string, completedAt: string): Promise<boolean> {
-  const result = await db.updateTable('survey_responses').set({ status: 'completed', completed_at: completedAt })
+export async function markCompleted(db: Kysely<DB>, id: string, completedAt: string, updatedAt: string): Promise<boolean> {
+  const result = await db.updateTable('survey_responses').set({ status: 'completed', completed_at: completedAt, updated_at: updatedAt })
     .where('id', '=', id).where('status', '<>', 'completed').executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

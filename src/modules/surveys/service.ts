@@ -11,6 +11,7 @@ import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import { nowIso, toIsoOrNull } from '../../lib/time.ts';
+import { changeStamp } from '../../db/change-stamp.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { requireAccountNode } from '../nodes/service.ts';
 import * as repo from './repository.ts';
@@ -143,6 +144,7 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
       // A response comes into being when it is started; imports carry that history.
       created_at: startedAt,
       import_key: importKey,
+      updated_at: await changeStamp(trx),
     };
     const answers = (input.answers ?? []).map((a) => ({
       id: newId(), response_id: row.id, question_id: a.question_id, question_path: a.question_path ?? a.question_id,
@@ -164,7 +166,7 @@ export async function completeResponse(db: Kysely<DB>, responseId: string, compl
     const row = await lookup(responseId, (uuid) => repo.findResponse(trx, uuid));
     if (!row) throw notFound('response');
     const at = toIsoOrNull(completedAt) ?? nowIso();
-    if (!(await repo.markCompleted(trx, row.id, at))) {
+    if (!(await repo.markCompleted(trx, row.id, at, await changeStamp(trx)))) {
       const current = await repo.findResponse(trx, row.id);
       return toResponse(current ?? row);
     }
