@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reviews of the key's subtree, newest first, hidden ones included */
+        /** Reviews of the key's subtree, newest first, hidden ones included; filters, and sort=updated_at for sync */
         get: operations["listReviews"];
         put?: never;
         post?: never;
@@ -475,6 +475,13 @@ export interface components {
             /** Format: uuid */
             node_id: string;
             is_hidden: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description the change stamp of its last change (reply, hide, edit): the sync order
+             */
+            updated_at: string;
         };
         PlatformScore: {
             platform: string;
@@ -892,6 +899,22 @@ export interface operations {
                 /** @description opaque; the previous page's next_cursor */
                 cursor?: string;
                 limit?: number;
+                /** @description repeatable: reviews of any of these platforms */
+                platform?: string[];
+                rating_min?: number;
+                rating_max?: number;
+                language?: string;
+                /** @description true: with an owner reply; false: without */
+                replied?: boolean;
+                node_id?: string;
+                /** @description reviewed_at at or after (inclusive) */
+                from?: string;
+                /** @description reviewed_at before (exclusive) */
+                to?: string;
+                /** @description reviewed_at (default): newest first; updated_at: oldest change first, for incremental sync */
+                sort?: "reviewed_at" | "updated_at";
+                /** @description with sort=updated_at: changes at or after this instant */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -938,6 +961,16 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1023,6 +1056,13 @@ export interface operations {
                         /** Format: uuid */
                         node_id: string;
                         is_hidden: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description the change stamp of its last change (reply, hide, edit): the sync order
+                         */
+                        updated_at: string;
                     };
                 };
             };
