@@ -3,6 +3,7 @@
 import { accountPage } from './account.ts';
 import { loginPage } from './login.ts';
 import { overviewPage } from './overview.ts';
+import { reviewsPage } from './reviews.ts';
 import type { DashboardPage } from './plugin.ts';
 import { settingsApiPage } from './settings-api.ts';
 import { settingsUsersPage } from './settings-users.ts';
@@ -11,6 +12,7 @@ import { settingsWebhooksPage } from './settings-webhooks.ts';
 export const dashboardPages: DashboardPage[] = [
   loginPage,
   overviewPage,
+  reviewsPage,
   accountPage,
   settingsApiPage,
   settingsWebhooksPage,

@@ -1,0 +1,119 @@
+// /reviews: the review inbox. Newest first with the public API's own listing (its keyset pages and
+// filters, its cursors bound to the filters), each review an article with its reply; managers and
+// owners answer or edit the reply (review.replied is emitted, as through the API) and hide or
+// unhide. Forms post and come back to the same filtered page (303), so no script is needed.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { cursorsFor, filterBinding } from '../../http/pagination.ts';
+import { invalid } from '../../lib/errors.ts';
+import { listVisibleNodes, PROPERTY } from '../../modules/nodes/service.ts';
+import { ReviewListQuery, ReplyInput } from '../../modules/reviews/schemas.ts';
+import { getReview, listReviews, replyToReview, setHidden } from '../../modules/reviews/service.ts';
+import { roleAtLeast } from '../../modules/users/service.ts';
+import { checkBody, field, type FormFault, formFault } from './forms.ts';
+import type { DashboardPage } from './plugin.ts';
+import { pageTranslator, renderPage } from './render.ts';
+import { reviewsCatalog } from './reviews-catalog.ts';
+import { languageOf, requireUser, scopeOf, userOf } from './session.ts';
+
+const PAGE_SIZE = 25;
+const PLATFORMS = ['google', 'booking', 'tripadvisor', 'expedia', 'holidaycheck', 'trustyou'];
+/** The inbox's cursors are its own list: a cursor of the public API's list does not open it. */
+const BINDING = 'dashboard /reviews';
+
+/** The filter form's fields as the page shows them back (strings, '' for "any"). */
+interface FilterForm { node_id: string; platform: string; rating_min: string; rating_max: string; language: string; replied: string; from: string; to: string }
+
+const FILTER_FIELDS: ReadonlyArray<keyof FilterForm> = ['node_id', 'platform', 'rating_min', 'rating_max', 'language', 'replied', 'from', 'to'];
+
+function filterForm(query: Record<string, unknown>): FilterForm {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
+  return Object.fromEntries(FILTER_FIELDS.map((name) => [name, text(name)])) as unknown as FilterForm;
+}
+
+/** The list query of the filter form; a date range is whole days (UTC), `to` included. */
+function listQuery(form: FilterForm): ReviewListQuery {
+  const day = (value: string, name: string, next = false) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw invalid(`${name} must be a date (YYYY-MM-DD)`);
+    return new Date(Date.parse(`${value}T00:00:00Z`) + (next ? 86_400_000 : 0)).toISOString();
+  };
+  const query: Record<string, unknown> = {};
+  if (form.node_id) query.node_id = form.node_id;
+  if (form.platform) query.platform = [form.platform];
+  if (form.rating_min) query.rating_min = Number(form.rating_min);
+  if (form.rating_max) query.rating_max = Number(form.rating_max);
+  if (form.language) query.language = form.language;
+  if (form.replied === 'yes' || form.replied === 'no') query.replied = form.replied === 'yes';
+  if (form.from) query.from = day(form.from, 'from');
+  if (form.to) query.to = day(form.to, 'to', true);
+  return checkBody<ReviewListQuery>(ReviewListQuery, query);
+}
+
+/** The inbox URL of a filter form (what a reply form returns to). */
+function inboxUrl(form: FilterForm): string {
+  const params = new URLSearchParams();
+  for (const name of FILTER_FIELDS) if (form[name] !== '') params.set(name, form[name]);
+  const query = params.toString();
+  return query === '' ? '/reviews' : `/reviews?${query}`;
+}
+
+/** Only an inbox address of this site (no open redirect through the hidden `back` field). */
+const backTo = (value: string): string => (/^\/reviews(\?[^#\s]*)?$/.test(value) ? value : '/reviews');
+
+export const reviewsPage: DashboardPage = {
+  nav: [{ href: '/reviews', label: 'nav.reviews', least: 'viewer' }],
+  routes(web, ctx: AppContext) {
+    const cursors = cursorsFor(ctx.config.secretKey);
+
+    const show = async (request: FastifyRequest, reply: FastifyReply, fault: { reviewId: string | null; fault: FormFault } | null = null) => {
+      const principal = scopeOf(request);
+      const t = pageTranslator(languageOf(request), reviewsCatalog);
+      const raw = request.query as Record<string, unknown>;
+      const form = filterForm(raw);
+      const properties = (await listVisibleNodes(ctx.db, principal)).filter((n) => n.type === PROPERTY);
+      let page = null;
+      let filterFault: FormFault | null = null;
+      try {
+        const query = listQuery(form);
+        const binding = `${BINDING}\n${filterBinding(query)}`;
+        const cursor = typeof raw.cursor === 'string' ? raw.cursor : undefined;
+        page = cursors.sealPage(binding, await listReviews(ctx.db, principal, cursors.open(binding, cursor), PAGE_SIZE, query));
+      } catch (error) {
+        filterFault = formFault(error, FILTER_FIELDS as string[]);
+        reply.status(filterFault.status);
+      }
+      const names = new Map(properties.map((p) => [p.id, p.name]));
+      const here = inboxUrl(form);
+      return renderPage(request, reply, 'dashboard/reviews.eta', {
+        title: t('reviews.title'), form, properties, platforms: PLATFORMS, page, names, here,
+        next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
+        canAnswer: roleAtLeast(userOf(request).role, 'manager'),
+        filterFault, replyFault: fault,
+      }, reviewsCatalog);
+    };
+
+    web.get('/reviews', { preHandler: requireUser('viewer') }, (request, reply) => show(request, reply));
+
+    web.post('/reviews/:id/reply', { preHandler: requireUser('manager') }, async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      await getReview(ctx.db, scopeOf(request), id); // 404 outside the user's reach
+      const back = backTo(field(request, 'back'));
+      try {
+        const input = checkBody<{ text: string }>(ReplyInput, { text: field(request, 'reply').trim() });
+        await replyToReview(ctx.db, id, input.text);
+      } catch (error) {
+        const fault = formFault(error, ['text']);
+        request.query = Object.fromEntries(new URLSearchParams(back.split('?')[1] ?? ''));
+        return show(request, reply.status(fault.status), { reviewId: id, fault: { ...fault, message: fault.message.replace(/^body\.text/, 'reply') } });
+      }
+      return reply.redirect(`${back}#review-${id}`, 303);
+    });
+
+    web.post('/reviews/:id/hidden', { preHandler: requireUser('manager') }, async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      await getReview(ctx.db, scopeOf(request), id);
+      await setHidden(ctx.db, id, field(request, 'hidden') === '1');
+      return reply.redirect(`${backTo(field(request, 'back'))}#review-${id}`, 303);
+    });
+  },
+};

@@ -1,0 +1,58 @@
+// The review inbox in a real browser (Debian's chromium through playwright-core), by role and label:
+// a manager answers a review from a phone-sized screen, sees the reply in that review's article, the
+// public API answers it as owner_reply and the review.replied webhook arrives; a user bound to one
+// hotel sees only its reviews; axe finds no serious or critical violation on the inbox.
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { eachDatabase } from '../support/each-database.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { createKey, createReview, createTree } from '../support/factories.ts';
+import { axeViolations, createUser, screenshot, signInBrowser } from '../support/dashboard.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { createEndpoint, WEBHOOK_ENV, worker } from '../webhooks/helpers.ts';
+
+eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel only; axe', async (t) => {
+  const receiver = await startReceiver();
+  const w = worker(t);
+  let browser: Browser | null = null;
+  try {
+    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/\/$/, '');
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root);
+    await createEndpoint(t, key, `${receiver.url}/hooks`, ['review.replied']);
+    const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The shower was cold every morning.', rating: 2 });
+    await createReview(t, tree.accountId, tree.properties[2], { text: 'Another hotel entirely.', rating: 4 });
+    const manager = await createUser(t, tree.accountId, 'manager', tree.properties[0], `manager-${t.dialect}@harbour.example`);
+
+    browser = await launchBrowser();
+    const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+    const page = await phone.newPage();
+    await signInBrowser(page, base, manager.email);
+    await page.getByRole('link', { name: 'Reviews' }).first().click();
+    await page.getByRole('heading', { name: 'Reviews', level: 1 }).waitFor();
+    assert.equal(await page.getByRole('article').count(), 1, 'a manager of one hotel sees its reviews only');
+    const article = page.getByRole('article').filter({ hasText: 'The shower was cold every morning.' });
+    await article.getByLabel('Reply').fill('We are sorry: the boiler has been replaced.');
+    await article.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByRole('article').filter({ hasText: 'We are sorry: the boiler has been replaced.' }).getByRole('heading', { name: 'Your reply' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the inbox scrolls sideways by ${overflow}px on a phone`);
+    await screenshot(page, 'dashboard-phone-reviews');
+
+    assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().owner_reply, 'We are sorry: the boiler has been replaced.');
+    await receiver.waitFor((r) => r.some((x) => JSON.parse(x.body).type === 'review.replied'), 15_000, 'the review.replied webhook');
+    const hook = receiver.requests.map((x) => JSON.parse(x.body)).find((b) => b.type === 'review.replied');
+    assert.equal(hook.data.review.id, review.id);
+
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await phone.storageState() });
+    const wide = await desktop.newPage();
+    await wide.goto(`${base}/reviews`);
+    await screenshot(wide, 'dashboard-reviews');
+    assert.deepEqual(await axeViolations(browser, desktop, `${base}/reviews`), [], '/reviews');
+    assert.deepEqual(await axeViolations(browser, phone, `${base}/reviews`, { width: 375, height: 740 }), [], '/reviews on a phone');
+  } finally {
+    await browser?.close();
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: { ...WEBHOOK_ENV } });

@@ -1,0 +1,75 @@
+// The review inbox (/reviews, src/web/dashboard/reviews.ts): a user sees the reviews of their reach
+// only, newest first and filtered with the API's own listing; a manager answers (owner_reply through
+// the public API, review.replied emitted) and hides; a viewer reads only; forged ids answer 404;
+// output is escaped; a bad filter or an empty reply is shown beside its field.
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../support/each-database.ts';
+import { createKey, createReview, createTree } from '../support/factories.ts';
+import { createUser, csrfOf, signedIn } from '../support/dashboard.ts';
+
+const articles = (html: string): string[] => [...html.matchAll(/<article id="review-([^"]+)"/g)].map((m) => m[1]!);
+
+eachDatabase('a manager bound to one hotel reads its reviews, answers one and hides one; the API sees both', async (t) => {
+  const tree = await createTree(t);
+  const other = await createTree(t, { name: 'Other group' });
+  const mine = await createReview(t, tree.accountId, tree.properties[0], { text: 'Lovely <b>breakfast</b>', rating: 5 });
+  const second = await createReview(t, tree.accountId, tree.properties[0], { text: 'Noisy room', rating: 2 });
+  const elsewhere = await createReview(t, tree.accountId, tree.properties[2], { text: 'Beach was great' });
+  const foreign = await createReview(t, other.accountId, other.properties[0], { text: 'Not yours' });
+  const manager = await createUser(t, tree.accountId, 'manager', tree.properties[0]);
+  const client = await signedIn(t, manager.email);
+
+  const inbox = await client.get('/reviews');
+  assert.equal(inbox.statusCode, 200);
+  assert.deepEqual(articles(inbox.body), [second.id, mine.id], 'newest first, its hotel only');
+  assert.ok(inbox.body.includes('Lovely &lt;b&gt;breakfast&lt;/b&gt;'));
+  assert.ok(!inbox.body.includes('<b>breakfast</b>'));
+  assert.match(inbox.body, /<label for="reply-[^"]+">Reply<\/label>/);
+  assert.match(inbox.body, /<button type="submit">Send reply<\/button>/);
+
+  const csrf = csrfOf(inbox.body);
+  const sent = await client.post(`/reviews/${mine.id}/reply`, { _csrf: csrf, reply: 'Thank you, see you soon!', back: '/reviews?replied=no' });
+  assert.equal(sent.statusCode, 303);
+  assert.equal(sent.headers.location, `/reviews?replied=no#review-${mine.id}`);
+  const key = await createKey(t, tree.accountId, tree.root);
+  assert.equal((await t.api(key, 'GET', `/reviews/${mine.id}`)).json().owner_reply, 'Thank you, see you soon!');
+  const replied = await t.ctx.db.selectFrom('events').select('type').where('type', '=', 'review.replied').execute();
+  assert.equal(replied.length, 1);
+  assert.deepEqual(articles((await client.get('/reviews?replied=no')).body), [second.id], 'the filter leaves out the answered one');
+  assert.deepEqual(articles((await client.get('/reviews?rating_max=3')).body), [second.id]);
+
+  const hidden = await client.post(`/reviews/${second.id}/hidden`, { _csrf: csrf, hidden: '1', back: 'https://evil.example/' });
+  assert.equal(hidden.statusCode, 303);
+  assert.equal(hidden.headers.location, `/reviews#review-${second.id}`, 'never an address of another site');
+  assert.equal((await t.api(key, 'GET', `/reviews/${second.id}`)).json().is_hidden, true);
+
+  // Out of reach: another hotel of the account, another account; a forged id.
+  for (const id of [elsewhere.id, foreign.id, 'not-an-id']) {
+    assert.equal((await client.post(`/reviews/${id}/reply`, { _csrf: csrf, reply: 'x' })).statusCode, 404, id);
+  }
+  assert.equal((await t.api(key, 'GET', `/reviews/${elsewhere.id}`)).json().owner_reply, null);
+  // Without the CSRF token: refused.
+  assert.equal((await client.post(`/reviews/${mine.id}/reply`, { reply: 'forged' })).statusCode, 403);
+  // An empty reply is shown beside its field.
+  const empty = await client.post(`/reviews/${mine.id}/reply`, { _csrf: csrf, reply: '   ', back: '/reviews' });
+  assert.equal(empty.statusCode, 400);
+  assert.match(empty.body, /<span class="field-fault" role="alert">reply must NOT have fewer than 1 characters<\/span>|field-fault" role="alert">[^<]*reply/);
+});
+
+eachDatabase('a viewer reads the inbox without forms and may not answer; a bad filter is named', async (t) => {
+  const tree = await createTree(t);
+  const review = await createReview(t, tree.accountId, tree.properties[1], { text: 'Fine stay' });
+  const viewer = await createUser(t, tree.accountId, 'viewer');
+  const client = await signedIn(t, viewer.email);
+  const inbox = await client.get('/reviews');
+  assert.equal(inbox.statusCode, 200);
+  assert.deepEqual(articles(inbox.body), [review.id]);
+  assert.doesNotMatch(inbox.body, /Send reply/);
+  const csrf = csrfOf(inbox.body); // the frame's Sign out form
+  assert.equal((await client.post(`/reviews/${review.id}/reply`, { _csrf: csrf, reply: 'hello' })).statusCode, 403);
+  const bad = await client.get('/reviews?from=yesterday');
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.body, /from must be a date \(YYYY-MM-DD\)/);
+  const german = await client.get('/reviews', { 'accept-language': 'de' });
+  assert.match(german.body, /<h1>Bewertungen<\/h1>/);
+});
