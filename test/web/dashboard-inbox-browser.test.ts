@@ -1,7 +1,7 @@
 // The review inbox in a real browser (Debian's chromium through playwright-core), by role and label:
 // a manager answers a review from a phone-sized screen, sees the reply in that review's article, the
 // public API answers it as owner_reply and the review.replied webhook arrives; a user bound to one
-// hotel sees only its reviews; axe finds no serious or critical violation on the inbox.
+// hotel sees only its reviews; axe finds no serious or critical violation on the inbox and Insights.
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { eachDatabase } from '../support/each-database.ts';
@@ -50,6 +50,10 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     await screenshot(wide, 'dashboard-reviews');
     assert.deepEqual(await axeViolations(browser, desktop, `${base}/reviews`), [], '/reviews');
     assert.deepEqual(await axeViolations(browser, phone, `${base}/reviews`, { width: 375, height: 740 }), [], '/reviews on a phone');
+    await wide.goto(`${base}/insights`);
+    await wide.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
+    await screenshot(wide, 'dashboard-insights');
+    assert.deepEqual(await axeViolations(browser, desktop, `${base}/insights`), [], '/insights');
   } finally {
     await browser?.close();
     await w.stop();

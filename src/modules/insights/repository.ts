@@ -65,3 +65,46 @@ export async function deleteCategory(db: Kysely<DB>, id: string): Promise<void> 
   await db.updateTable('mentions').set({ custom_category_id: null }).where('custom_category_id', '=', id).execute();
   await db.deleteFrom('topics').where('id', '=', id).execute();
 }
+
+export interface TopicShareRow {
+  node_id: string;
+  topic_id: string;
+  /** 1: since `recentFrom`; 0: the window before. */
+  recent: number;
+  total: number;
+  positive: number;
+  negative: number;
+}
+
+/** Mention counts per (node, topic, window) for some nodes since `since` (index range scans on (node_id, created_at)). */
+export async function topicShares(db: Kysely<DB>, nodeIds: readonly string[], since: string, recentFrom: string): Promise<TopicShareRow[]> {
+  if (nodeIds.length === 0) return [];
+  const { rows } = await sql<TopicShareRow>`
+    select node_id, topic_id, recent, count(*) as total,
+      sum(case when sentiment = 'positive' then 1 else 0 end) as positive,
+      sum(case when sentiment = 'negative' then 1 else 0 end) as negative
+    from (select node_id, canonical_label_id as topic_id, sentiment, case when created_at >= ${recentFrom} then 1 else 0 end as recent
+          from mentions where node_id in (${sql.join(nodeIds)}) and created_at >= ${since}) windowed
+    group by node_id, topic_id, recent`.execute(db);
+  return rows.map((r) => ({ ...r, recent: Number(r.recent), total: Number(r.total), positive: Number(r.positive), negative: Number(r.negative) }));
+}
+
+export interface TopicMentionRow {
+  id: string;
+  text: string;
+  sentiment: string | null;
+  created_at: string;
+  review_id: string;
+  review_text: string | null;
+  review_title: string | null;
+  node_id: string;
+}
+
+/** The latest mentions of a topic in some nodes, with their review's words. */
+export async function latestTopicMentions(db: Kysely<DB>, nodeIds: readonly string[], topicId: string, limit: number): Promise<TopicMentionRow[]> {
+  if (nodeIds.length === 0) return [];
+  return db.selectFrom('mentions as m').innerJoin('reviews as r', 'r.id', 'm.review_id')
+    .select(['m.id', 'm.text', 'm.sentiment', 'm.created_at', 'm.review_id', 'm.node_id', 'r.text as review_text', 'r.title as review_title'])
+    .where('m.node_id', 'in', nodeIds).where('m.canonical_label_id', '=', topicId)
+    .orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
+}

@@ -4,6 +4,7 @@ import { accountPage } from './account.ts';
 import { loginPage } from './login.ts';
 import { overviewPage } from './overview.ts';
 import { reviewsPage } from './reviews.ts';
+import { insightsPage } from './insights.ts';
 import type { DashboardPage } from './plugin.ts';
 import { settingsApiPage } from './settings-api.ts';
 import { settingsUsersPage } from './settings-users.ts';
@@ -13,6 +14,7 @@ export const dashboardPages: DashboardPage[] = [
   loginPage,
   overviewPage,
   reviewsPage,
+  insightsPage,
   accountPage,
   settingsApiPage,
   settingsWebhooksPage,

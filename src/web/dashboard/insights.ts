@@ -1,0 +1,32 @@
+// /insights: the heat map of topics by property (negative and positive shares of the last 90 days),
+// each topic's trend against the 90 days before, a topic's latest mentions with their review
+// (?topic=<id>), and the account's recommendations, all within the user's reach.
+import type { AppContext } from '../../context.ts';
+import { insightsOverview, topicMentions } from '../../modules/insights/overview.ts';
+import { listRecommendations } from '../../modules/insights/service.ts';
+import { listVisibleNodes, PROPERTY } from '../../modules/nodes/service.ts';
+import { insightsCatalog } from './insights-catalog.ts';
+import type { DashboardPage } from './plugin.ts';
+import { pageTranslator, renderPage } from './render.ts';
+import { languageOf, requireUser, scopeOf } from './session.ts';
+
+export const insightsPage: DashboardPage = {
+  nav: [{ href: '/insights', label: 'nav.insights', least: 'viewer' }],
+  routes(web, ctx: AppContext) {
+    web.get('/insights', { preHandler: requireUser('viewer') }, async (request, reply) => {
+      const principal = scopeOf(request);
+      const t = pageTranslator(languageOf(request), insightsCatalog);
+      const topicId = (request.query as { topic?: unknown }).topic;
+      const [overview, properties, recommendations, chosen] = await Promise.all([
+        insightsOverview(ctx.db, principal, new Date()),
+        listVisibleNodes(ctx.db, principal).then((nodes) => nodes.filter((n) => n.type === PROPERTY)),
+        listRecommendations(ctx.db, principal, null, 20),
+        typeof topicId === 'string' && topicId !== '' ? topicMentions(ctx.db, principal, topicId) : Promise.resolve(null),
+      ]);
+      const names = new Map(properties.map((p) => [p.id, p.name]));
+      return renderPage(request, reply, 'dashboard/insights.eta', {
+        title: t('insights.title'), overview, properties, names, recommendations: recommendations.data, chosen,
+      }, insightsCatalog);
+    });
+  },
+};

@@ -1,0 +1,46 @@
+// The Insights page (/insights, src/web/dashboard/insights.ts): the heat map and trends come from
+// the engine's mentions within the user's reach, a topic's mentions show their review, the
+// recommendations are listed, and a topic of another account answers 404.
+import assert from 'node:assert/strict';
+import { createExtractor } from '../../src/extraction/index.ts';
+import { extractDueBatch } from '../../src/modules/insights/extraction.ts';
+import { refreshRecommendations } from '../../src/modules/insights/recommendations.ts';
+import { eachDatabase } from '../support/each-database.ts';
+import { createReview, createTree } from '../support/factories.ts';
+import { createUser, signedIn } from '../support/dashboard.ts';
+
+eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, recommendations, reach', async (t) => {
+  const tree = await createTree(t);
+  const other = await createTree(t, { name: 'Other group' });
+  const day = 86_400_000;
+  for (let i = 0; i < 6; i++) {
+    await createReview(t, tree.accountId, tree.properties[0], { text: 'The room was dirty.', rating: 2, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
+    await createReview(t, tree.accountId, tree.properties[2], { text: 'The pool was wonderful.', rating: 5, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
+  }
+  const extractor = createExtractor();
+  while ((await extractDueBatch({ db: t.ctx.db, extractor, log: { warn: () => {} } })) > 0) { /* read every review */ }
+  await refreshRecommendations(t.ctx.db, tree.accountId, new Date());
+
+  const viewer = await createUser(t, tree.accountId, 'viewer', tree.regions[0]);
+  const client = await signedIn(t, viewer.email);
+  const page = await client.get('/insights');
+  assert.equal(page.statusCode, 200);
+  const row = /<tr><th scope="row">Harbour Hotel<\/th>([\s\S]*?)<\/tr>/.exec(page.body)?.[1] ?? '';
+  assert.match(row, /class="heat-4">100 % negative, 0 % positive \(6\)/);
+  assert.ok(!page.body.includes('Beach Resort'), 'a property outside the reach is not shown');
+  assert.match(page.body, /Cleanliness at Harbour Hotel/);
+
+  const topics = (await t.ctx.db.selectFrom('topics').select(['id', 'name']).where('account_id', 'is', null).execute());
+  const cleanliness = topics.find((x) => x.name === 'Cleanliness')!.id;
+  const mentions = await client.get(`/insights?topic=${cleanliness}`);
+  assert.equal(mentions.statusCode, 200);
+  assert.match(mentions.body, /Mentions of Cleanliness/);
+  assert.match(mentions.body, /The room was dirty\./);
+  const wellness = topics.find((x) => x.name === 'Wellness')!.id;
+  assert.doesNotMatch((await client.get(`/insights?topic=${wellness}`)).body, /pool was wonderful/, 'mentions outside the reach stay out');
+
+  const foreign = await t.admin('POST', `/accounts/${other.accountId}/topics`, { name: 'Theirs' });
+  assert.equal((await client.get(`/insights?topic=${foreign.json().id}`)).statusCode, 404);
+  assert.equal((await client.get('/insights?topic=nope')).statusCode, 404);
+  assert.match((await client.get('/insights', { 'accept-language': 'de' })).body, /<h1>Einblicke<\/h1>/);
+});
