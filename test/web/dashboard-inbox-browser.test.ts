@@ -1,7 +1,8 @@
 // The review inbox in a real browser (Debian's chromium through playwright-core), by role and label:
 // a manager answers a review from a phone-sized screen, sees the reply in that review's article, the
 // public API answers it as owner_reply and the review.replied webhook arrives; a user bound to one
-// hotel sees only its reviews; axe finds no serious or critical violation on the inbox and Insights.
+// hotel sees only its reviews; axe finds no serious or critical violation on the inbox, Analytics (its
+// chart drawn by uPlot) and Insights.
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { eachDatabase } from '../support/each-database.ts';
@@ -46,14 +47,21 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
 
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await phone.storageState() });
     const wide = await desktop.newPage();
+    const scriptErrors: string[] = [];
+    wide.on('pageerror', (error) => scriptErrors.push(error.message));
     await wide.goto(`${base}/reviews`);
     await screenshot(wide, 'dashboard-reviews');
     assert.deepEqual(await axeViolations(browser, desktop, `${base}/reviews`), [], '/reviews');
     assert.deepEqual(await axeViolations(browser, phone, `${base}/reviews`, { width: 375, height: 740 }), [], '/reviews on a phone');
+    await wide.goto(`${base}/analytics`);
+    await wide.locator('.uplot canvas').first().waitFor();
+    await screenshot(wide, 'dashboard-analytics');
+    assert.deepEqual(await axeViolations(browser, desktop, `${base}/analytics`), [], '/analytics');
     await wide.goto(`${base}/insights`);
     await wide.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
     await screenshot(wide, 'dashboard-insights');
     assert.deepEqual(await axeViolations(browser, desktop, `${base}/insights`), [], '/insights');
+    assert.deepEqual(scriptErrors, []);
   } finally {
     await browser?.close();
     await w.stop();

@@ -1,5 +1,5 @@
 // SQL of analytics: the review_stats aggregates of a subtree summed per platform (never a scan of reviews).
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { DB, ReviewStatsTable } from '../../db/schema.ts';
 import type { SubtreeScope } from '../../db/subtree-page.ts';
 
@@ -40,4 +40,43 @@ function merge(rows: PlatformSums[]): PlatformSums[] {
     byPlatform.set(row.platform, acc);
   }
   return [...byPlatform.values()].sort((a, b) => (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : 0));
+}
+
+/** Per-node sums of the aggregates (for the comparison of properties). */
+export async function sumStatsByNode(db: Kysely<DB>, nodeIds: readonly string[]): Promise<Array<{ node_id: string; reviews: number; rating_sum: number; rating_count: number; replied: number }>> {
+  if (nodeIds.length === 0) return [];
+  const rows = await db.selectFrom('review_stats').select('node_id')
+    .select(['reviews', 'rating_sum', 'rating_count', 'replied'].map((c) => sql<number>`sum(${sql.ref(c)})`.as(c)))
+    .where('node_id', 'in', nodeIds).groupBy('node_id').execute();
+  return rows.map((r) => ({ node_id: r.node_id, reviews: Number(r.reviews), rating_sum: Number(r.rating_sum), rating_count: Number(r.rating_count), replied: Number(r.replied) }));
+}
+
+export interface MonthlyScore { month: string; platform: string; reviews: number; rating_sum: number; rating_count: number }
+
+/** Visible reviews per month and platform since `from` (a range on the reviews' node/time index per node). */
+export async function monthlyScores(db: Kysely<DB>, nodeIds: readonly string[], from: string): Promise<MonthlyScore[]> {
+  if (nodeIds.length === 0) return [];
+  const { rows } = await sql<MonthlyScore>`
+    select substr(reviewed_at, 1, 7) as month, platform, count(*) as reviews,
+      coalesce(sum(rating), 0) as rating_sum, count(rating) as rating_count
+    from reviews where node_id in (${sql.join(nodeIds)}) and reviewed_at >= ${from} and is_hidden = 0
+    group by substr(reviewed_at, 1, 7), platform order by month, platform`.execute(db);
+  return rows.map((r) => ({ ...r, reviews: Number(r.reviews), rating_sum: Number(r.rating_sum), rating_count: Number(r.rating_count) }));
+}
+
+export interface RecentReplies { stars: number | null; reviews: number; replied: number; reply_seconds: number }
+
+/** Since `from`: reviews by whole star, how many were answered, and the summed time to answer. */
+export async function recentReplies(db: Kysely<DB>, nodeIds: readonly string[], from: string): Promise<RecentReplies[]> {
+  if (nodeIds.length === 0) return [];
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const seconds = pg
+    ? sql`extract(epoch from (replied_at::timestamptz - reviewed_at::timestamptz))`
+    : sql`(julianday(replied_at) - julianday(reviewed_at)) * 86400`;
+  const { rows } = await sql<RecentReplies>`
+    select cast(round(rating) as integer) as stars, count(*) as reviews, count(replied_at) as replied,
+      coalesce(sum(case when replied_at is not null then ${seconds} end), 0) as reply_seconds
+    from reviews where node_id in (${sql.join(nodeIds)}) and reviewed_at >= ${from} and is_hidden = 0
+    group by cast(round(rating) as integer)`.execute(db);
+  return rows.map((r) => ({ stars: r.stars === null ? null : Number(r.stars), reviews: Number(r.reviews), replied: Number(r.replied), reply_seconds: Number(r.reply_seconds) }));
 }

@@ -5,6 +5,7 @@ import { loginPage } from './login.ts';
 import { overviewPage } from './overview.ts';
 import { reviewsPage } from './reviews.ts';
 import { insightsPage } from './insights.ts';
+import { analyticsPage } from './analytics.ts';
 import type { DashboardPage } from './plugin.ts';
 import { settingsApiPage } from './settings-api.ts';
 import { settingsUsersPage } from './settings-users.ts';
@@ -14,6 +15,7 @@ export const dashboardPages: DashboardPage[] = [
   loginPage,
   overviewPage,
   reviewsPage,
+  analyticsPage,
   insightsPage,
   accountPage,
   settingsApiPage,

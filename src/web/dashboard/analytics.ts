@@ -1,0 +1,26 @@
+// /analytics: score over time per platform (a uPlot chart over an accessible table), the rating
+// distribution, response rate and time, and the properties compared, within the user's reach.
+import type { AppContext } from '../../context.ts';
+import { analyticsView } from '../../modules/analytics/dashboard.ts';
+import { listVisibleNodes, PROPERTY } from '../../modules/nodes/service.ts';
+import { analyticsCatalog } from './analytics-catalog.ts';
+import type { DashboardPage } from './plugin.ts';
+import { pageTranslator, renderPage } from './render.ts';
+import { languageOf, requireUser, scopeOf } from './session.ts';
+
+export const analyticsPage: DashboardPage = {
+  nav: [{ href: '/analytics', label: 'nav.analytics', least: 'viewer' }],
+  routes(web, ctx: AppContext) {
+    web.get('/analytics', { preHandler: requireUser('viewer') }, async (request, reply) => {
+      const principal = scopeOf(request);
+      const t = pageTranslator(languageOf(request), analyticsCatalog);
+      const properties = (await listVisibleNodes(ctx.db, principal)).filter((n) => n.type === PROPERTY);
+      const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date());
+      return renderPage(request, reply, 'dashboard/analytics.eta', {
+        title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])),
+        chart: JSON.stringify({ months: view.months, series: view.series }),
+        styles: ['/assets/uPlot.min.css'], scripts: ['/assets/uPlot.iife.min.js', '/assets/score-chart.js'],
+      }, analyticsCatalog);
+    });
+  },
+};

@@ -1,0 +1,31 @@
+// The Analytics page (/analytics, src/web/dashboard/analytics.ts): score per month and platform,
+// rating distribution, response rate and time, properties compared, within the user's reach; the
+// chart's script and stylesheet come from the package itself.
+import assert from 'node:assert/strict';
+import { eachDatabase } from '../support/each-database.ts';
+import { createReview, createTree } from '../support/factories.ts';
+import { createUser, signedIn } from '../support/dashboard.ts';
+
+eachDatabase('analytics: over time, distribution, responses and the comparison, for the user\'s reach', async (t) => {
+  const tree = await createTree(t);
+  const now = Date.now();
+  const at = (days: number) => new Date(now - days * 86_400_000).toISOString();
+  await createReview(t, tree.accountId, tree.properties[0], { rating: 5, platform: 'google', reviewed_at: at(3), owner_reply: 'Thanks', replied_at: at(2) });
+  await createReview(t, tree.accountId, tree.properties[0], { rating: 3, platform: 'google', reviewed_at: at(5) });
+  await createReview(t, tree.accountId, tree.properties[1], { rating: 4, platform: 'booking', reviewed_at: at(4) });
+  await createReview(t, tree.accountId, tree.properties[2], { rating: 1, platform: 'google', reviewed_at: at(4) });
+  const viewer = await createUser(t, tree.accountId, 'viewer', tree.regions[0]);
+  const client = await signedIn(t, viewer.email);
+  const page = await client.get('/analytics');
+  assert.equal(page.statusCode, 200);
+  const month = at(3).slice(0, 7);
+  assert.match(page.body, new RegExp(`<th scope="row">${month}</th>`));
+  assert.match(page.body, /<th scope="row">5 ★<\/th><td><meter[^>]*value="1"/);
+  assert.match(page.body, /<th scope="row">1 ★<\/th><td><meter[^>]*value="0"/, 'the other region\'s 1-star review is out of reach');
+  assert.match(page.body, /<dd>33.3 %<\/dd>/, 'one of three reviews answered');
+  assert.match(page.body, /<dd>24 h<\/dd>/, 'answered a day after');
+  assert.match(page.body, /<th scope="row">Harbour Hotel<\/th><td>4<\/td><td>2<\/td><td>50 %<\/td>/);
+  assert.ok(!page.body.includes('Beach Resort'));
+  assert.match(page.body, /<script src="\/assets\/uPlot.iife.min.js" defer><\/script>/);
+  assert.equal((await client.get('/assets/score-chart.js')).statusCode, 200);
+});
