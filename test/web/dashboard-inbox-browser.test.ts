@@ -2,7 +2,7 @@
 // a manager answers a review from a phone-sized screen, sees the reply in that review's article, the
 // public API answers it as owner_reply and the review.replied webhook arrives; a user bound to one
 // hotel sees only its reviews; axe finds no serious or critical violation on the inbox, Analytics (its
-// chart drawn by uPlot) and Insights.
+// chart drawn by uPlot), Insights and Surveys.
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { eachDatabase } from '../support/each-database.ts';
@@ -61,6 +61,9 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     await wide.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
     await screenshot(wide, 'dashboard-insights');
     assert.deepEqual(await axeViolations(browser, desktop, `${base}/insights`), [], '/insights');
+    await wide.goto(`${base}/surveys`);
+    await wide.getByRole('heading', { name: 'Surveys', level: 1 }).waitFor();
+    assert.deepEqual(await axeViolations(browser, desktop, `${base}/surveys`), [], '/surveys');
     assert.deepEqual(scriptErrors, []);
   } finally {
     await browser?.close();

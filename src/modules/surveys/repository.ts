@@ -1,5 +1,5 @@
 // SQL of surveys, responses and answers: subtree pages, single reads, writes.
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { subtreePage, type SubtreeScope, whereNodeFilter } from '../../db/subtree-page.ts';
 import type { DB, SurveyAnswerRow, SurveyResponseRow, SurveyRow, SurveyTable, SurveyResponseTable, SurveyAnswerTable } from '../../db/schema.ts';
 import type { Keyset } from '../../db/keyset.ts';
@@ -68,4 +68,21 @@ export async function markCompleted(db: Kysely<DB>, id: string, completedAt: str
 export async function listAnswers(db: Kysely<DB>, responseId: string): Promise<SurveyAnswerRow[]> {
   return db.selectFrom('survey_answers').selectAll().where('response_id', '=', responseId)
     .orderBy('answered_at').orderBy('id').execute();
+}
+
+export interface SurveyFigures { survey_id: string; responses: number; completed: number; promoters: number; detractors: number; nps_answers: number }
+
+/** Per survey: responses and completed ones in the nodes, and the NPS answers' promoters and detractors. */
+export async function surveyFigures(db: Kysely<DB>, surveyIds: readonly string[], nodeIds: readonly string[]): Promise<SurveyFigures[]> {
+  if (surveyIds.length === 0 || nodeIds.length === 0) return [];
+  const { rows } = await sql<SurveyFigures>`
+    select r.survey_id, count(*) as responses, count(r.completed_at) as completed,
+      coalesce(sum(n.promoters), 0) as promoters, coalesce(sum(n.detractors), 0) as detractors, coalesce(sum(n.answers), 0) as nps_answers
+    from survey_responses r
+    left join (select response_id, sum(case when numeric_value >= 9 then 1 else 0 end) as promoters,
+                 sum(case when numeric_value <= 6 then 1 else 0 end) as detractors, count(*) as answers
+               from survey_answers where question_type = 'nps' group by response_id) n on n.response_id = r.id
+    where r.survey_id in (${sql.join(surveyIds)}) and r.node_id in (${sql.join(nodeIds)})
+    group by r.survey_id`.execute(db);
+  return rows.map((r) => ({ survey_id: r.survey_id, responses: Number(r.responses), completed: Number(r.completed), promoters: Number(r.promoters), detractors: Number(r.detractors), nps_answers: Number(r.nps_answers) }));
 }

@@ -175,3 +175,25 @@ export async function completeResponse(db: Kysely<DB>, responseId: string, compl
     return response;
   });
 }
+
+// ---- the dashboard's Surveys page ----
+
+export interface SurveySummary extends Survey {
+  responses: number;
+  completed: number;
+  /** Net Promoter Score (−100 to 100) of the NPS answers, null without any. */
+  nps: number | null;
+}
+
+/** The published surveys the principal sees, with their responses in its subtree and their NPS. */
+export async function surveySummaries(db: Kysely<DB>, principal: Principal, limit = 50): Promise<SurveySummary[]> {
+  const surveys = (await listSurveys(db, principal, null, limit)).data;
+  const figures = new Map((await repo.surveyFigures(db, surveys.map((s) => s.id), principal.subtree)).map((f) => [f.survey_id, f]));
+  return surveys.map((s) => {
+    const f = figures.get(s.id);
+    return {
+      ...s, responses: f?.responses ?? 0, completed: f?.completed ?? 0,
+      nps: f && f.nps_answers > 0 ? Math.round((100 * (f.promoters - f.detractors)) / f.nps_answers) : null,
+    };
+  });
+}

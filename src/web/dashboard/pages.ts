@@ -6,6 +6,7 @@ import { overviewPage } from './overview.ts';
 import { reviewsPage } from './reviews.ts';
 import { insightsPage } from './insights.ts';
 import { analyticsPage } from './analytics.ts';
+import { surveysPage } from './surveys.ts';
 import type { DashboardPage } from './plugin.ts';
 import { settingsApiPage } from './settings-api.ts';
 import { settingsUsersPage } from './settings-users.ts';
@@ -17,6 +18,7 @@ export const dashboardPages: DashboardPage[] = [
   reviewsPage,
   analyticsPage,
   insightsPage,
+  surveysPage,
   accountPage,
   settingsApiPage,
   settingsWebhooksPage,
