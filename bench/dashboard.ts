@@ -1,6 +1,7 @@
-// Benchmark: the dashboard's own pages (issue 12's foundation and Settings). Prints, per database:
-//   - GET / (the overview, signed in) p50 server time, against GET /api/v4/analytics/scores (the
-//     same aggregates through the API, same run, same process) as the baseline;
+// Benchmark: the dashboard's pages (issue 12). Prints, per database:
+//   - the p50 time of the overview, the inbox, analytics and insights (signed in), each against an
+//     API route over the same data in the same run and process (the inbox against GET
+//     /api/v4/reviews?limit=25: the same 25 reviews);
 //   - every page's weight: its HTML plus the CSS and JS it loads from /assets (uncompressed), and
 //     that no page refers to another host.
 //   node --import tsx bench/dashboard.ts [--reviews 100000] [--requests 300] [--db sqlite|postgres|both]
@@ -24,7 +25,7 @@ const REVIEWS = Number(values.reviews);
 const REQUESTS = Number(values.requests);
 const dialects: Dialect[] = values.db === 'both' ? (process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']) : [values.db as Dialect];
 const PASSWORD = 'bench password 1234';
-const PAGES = ['/login', '/', '/account', '/settings/api', '/settings/webhooks', '/settings/users'];
+const PAGES = ['/login', '/', '/reviews', '/analytics', '/insights', '/surveys', '/account', '/settings/api', '/settings/webhooks', '/settings/users'];
 
 const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -56,25 +57,32 @@ async function run(dialect: Dialect): Promise<void> {
     const cookie = `${csrfCookie}; ${session}`;
     const api = { authorization: `Bearer ${seeded.rootKey}` };
 
-    const page: number[] = [];
-    const baseline: number[] = [];
-    for (let i = 0; i < REQUESTS + 30; i += 1) {
-      let started = performance.now();
-      const a = await get('/', { cookie });
-      const pageMs = performance.now() - started;
-      started = performance.now();
-      const b = await get('/api/v4/analytics/scores', api);
-      const apiMs = performance.now() - started;
-      if (a.status !== 200 || b.status !== 200) throw new Error(`unexpected status ${a.status} / ${b.status}`);
-      if (i >= 30) {
-        page.push(pageMs);
-        baseline.push(apiMs);
-      }
-    }
+    // Each page against its baseline through the API, interleaved request by request.
+    const PAIRS: Array<[string, string, string]> = [
+      ['/', '/api/v4/analytics/scores', 'overview'],
+      ['/reviews', '/api/v4/reviews?limit=25', 'inbox (25 reviews)'],
+      ['/analytics', '/api/v4/analytics/scores', 'analytics'],
+      ['/insights', '/api/v4/insights/mentions?limit=25', 'insights'],
+    ];
     console.log(`[${dialect}] ${fmt(REVIEWS, 0)} reviews, ${REQUESTS} sequential requests each`);
-    console.log(`  GET / (overview)            p50 ${fmt(p50(page), 2)} ms`);
-    console.log(`  GET /api/v4/analytics/scores p50 ${fmt(p50(baseline), 2)} ms (baseline)`);
-    console.log(`  ratio overview / baseline   ${fmt(p50(page) / p50(baseline), 2)}`);
+    for (const [pagePath, apiPath, label] of PAIRS) {
+      const page: number[] = [];
+      const baseline: number[] = [];
+      for (let i = 0; i < REQUESTS + 30; i += 1) {
+        let started = performance.now();
+        const a = await get(pagePath, { cookie });
+        const pageMs = performance.now() - started;
+        started = performance.now();
+        const b = await get(apiPath, api);
+        const apiMs = performance.now() - started;
+        if (a.status !== 200 || b.status !== 200) throw new Error(`unexpected status ${a.status} / ${b.status}`);
+        if (i >= 30) {
+          page.push(pageMs);
+          baseline.push(apiMs);
+        }
+      }
+      console.log(`  ${label.padEnd(20)} GET ${pagePath} p50 ${fmt(p50(page), 2)} ms; GET ${apiPath} p50 ${fmt(p50(baseline), 2)} ms; ratio ${fmt(p50(page) / p50(baseline), 2)}`);
+    }
 
     let heaviest = 0;
     for (const path of PAGES) {

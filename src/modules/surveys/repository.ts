@@ -86,3 +86,15 @@ export async function surveyFigures(db: Kysely<DB>, surveyIds: readonly string[]
     group by r.survey_id`.execute(db);
   return rows.map((r) => ({ survey_id: r.survey_id, responses: Number(r.responses), completed: Number(r.completed), promoters: Number(r.promoters), detractors: Number(r.detractors), nps_answers: Number(r.nps_answers) }));
 }
+
+/** Promoters, detractors and all NPS answers of the responses in some nodes since `from`. */
+export async function npsSince(db: Kysely<DB>, nodeIds: readonly string[], from: string): Promise<{ promoters: number; detractors: number; answers: number }> {
+  if (nodeIds.length === 0) return { promoters: 0, detractors: 0, answers: 0 };
+  const { rows } = await sql<{ promoters: number; detractors: number; answers: number }>`
+    select coalesce(sum(case when a.numeric_value >= 9 then 1 else 0 end), 0) as promoters,
+      coalesce(sum(case when a.numeric_value <= 6 then 1 else 0 end), 0) as detractors, count(*) as answers
+    from survey_answers a join survey_responses r on r.id = a.response_id
+    where a.question_type = 'nps' and r.node_id in (${sql.join(nodeIds)}) and r.created_at >= ${from}`.execute(db);
+  const row = rows[0];
+  return { promoters: Number(row?.promoters ?? 0), detractors: Number(row?.detractors ?? 0), answers: Number(row?.answers ?? 0) };
+}

@@ -197,3 +197,9 @@ export async function surveySummaries(db: Kysely<DB>, principal: Principal, limi
     };
   });
 }
+
+/** The Net Promoter Score of the NPS answers in the principal's subtree since `from`; null without any. */
+export async function npsOf(db: Kysely<DB>, principal: Principal, from: string): Promise<number | null> {
+  const f = await repo.npsSince(db, principal.subtree, from);
+  return f.answers === 0 ? null : Math.round((100 * (f.promoters - f.detractors)) / f.answers);
+}

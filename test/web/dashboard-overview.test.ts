@@ -1,0 +1,35 @@
+// The overview (/): reviews this month, the score's trend, NPS of the last 90 days, the worst
+// topics and the unanswered negative reviews of the user's reach.
+import assert from 'node:assert/strict';
+import { createExtractor } from '../../src/extraction/index.ts';
+import { extractDueBatch } from '../../src/modules/insights/extraction.ts';
+import { eachDatabase } from '../support/each-database.ts';
+import { createReview, createTree } from '../support/factories.ts';
+import { createUser, signedIn } from '../support/dashboard.ts';
+
+const DEFINITION = { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', text: { en: 'Recommend us?' } }] }] };
+
+eachDatabase('overview: this month, NPS, worst topics and unanswered negative reviews of the reach', async (t) => {
+  const tree = await createTree(t);
+  const now = new Date().toISOString();
+  for (let i = 0; i < 3; i++) await createReview(t, tree.accountId, tree.properties[0], { text: 'The room was dirty.', rating: 1, reviewed_at: now });
+  await createReview(t, tree.accountId, tree.properties[0], { text: 'Lovely stay.', rating: 5, reviewed_at: now, owner_reply: 'Thanks' });
+  await createReview(t, tree.accountId, tree.properties[2], { text: 'Far away <script>', rating: 1, reviewed_at: now });
+  const extractor = createExtractor();
+  while ((await extractDueBatch({ db: t.ctx.db, extractor, log: { warn: () => {} } })) > 0) { /* read them */ }
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Stay', node_id: tree.regions[0], definition: DEFINITION, status: 'published' })).json();
+  for (const score of [10, 10, 2]) {
+    const r = await t.admin('POST', `/surveys/${survey.id}/responses`, { channel: 'email', status: 'completed', node_id: tree.properties[0],
+      answers: [{ question_id: 'nps', question_path: 'p1/nps', question_type: 'nps', value: score, numeric_value: score }] });
+    assert.equal(r.statusCode, 201, r.body);
+  }
+  const client = await signedIn(t, (await createUser(t, tree.accountId, 'viewer', tree.regions[0])).email);
+  const page = await client.get('/');
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /<dt>Reviews this month<\/dt><dd>4<\/dd>/);
+  assert.match(page.body, /<dt>NPS \(last 90 days\)<\/dt><dd>33<\/dd>/);
+  assert.match(page.body, />Cleanliness<\/a>: 100 % negative of 3 mentions/);
+  assert.equal((page.body.match(/The room was dirty\./g) ?? []).length, 3, 'the three unanswered 1-star reviews');
+  assert.ok(!page.body.includes('Far away'), 'a review out of reach is not listed');
+  assert.match(page.body, /href="\/reviews\?replied=no&amp;rating_max=2"/);
+});
