@@ -9,6 +9,8 @@ import { monthlyScores, recentReplies, sumStatsByNode } from './repository.ts';
 const DAY_MS = 86_400_000;
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 
+export interface MonthTotal { month: string; reviews: number; score: number | null }
+
 export interface AnalyticsView {
   months: string[];
   /** platform → score per month (null: no rated review that month). */
@@ -18,7 +20,7 @@ export interface AnalyticsView {
   responseHours: number | null;
   properties: Array<{ node_id: string; reviews: number; score: number | null; responseRate: number | null }>;
   /** All platforms together, per month. */
-  monthly: Array<{ month: string; reviews: number; score: number | null }>;
+  monthly: MonthTotal[];
 }
 
 export async function analyticsView(db: Kysely<DB>, principal: Principal, propertyIds: readonly string[], now: Date): Promise<AnalyticsView> {
@@ -57,4 +59,17 @@ export async function analyticsView(db: Kysely<DB>, principal: Principal, proper
       responseRate: n.reviews === 0 ? null : round1((100 * n.replied) / n.reviews),
     })),
   };
+}
+
+/** This month's and last month's reviews and score (all platforms): two months of rows, not twelve. */
+export async function lastTwoMonths(db: Kysely<DB>, principal: Principal, now: Date): Promise<{ thisMonth: MonthTotal | null; lastMonth: MonthTotal | null }> {
+  const lastStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const rows = await monthlyScores(db, principal.subtree, lastStart.toISOString());
+  const total = (month: string): MonthTotal | null => {
+    const of = rows.filter((m) => m.month === month);
+    if (of.length === 0) return null;
+    const rated = of.reduce((n, m) => n + m.rating_count, 0);
+    return { month, reviews: of.reduce((n, m) => n + m.reviews, 0), score: rated === 0 ? null : round1(of.reduce((n, m) => n + m.rating_sum, 0) / rated) };
+  };
+  return { thisMonth: total(now.toISOString().slice(0, 7)), lastMonth: total(lastStart.toISOString().slice(0, 7)) };
 }

@@ -2,7 +2,7 @@
 // last), reviews this month, response rate, NPS of the last 90 days, the worst topics, and the
 // unanswered negative reviews, from the aggregates the other pages use (no scans).
 import type { AppContext } from '../../context.ts';
-import { analyticsView } from '../../modules/analytics/dashboard.ts';
+import { lastTwoMonths } from '../../modules/analytics/dashboard.ts';
 import { scores } from '../../modules/analytics/service.ts';
 import { insightsOverview } from '../../modules/insights/overview.ts';
 import { listReviews } from '../../modules/reviews/service.ts';
@@ -20,22 +20,19 @@ export const overviewPage: DashboardPage = {
       const t = pageTranslator(languageOf(request));
       const principal = scopeOf(request);
       const now = new Date();
-      const [totals, view, insights, nps, unanswered] = await Promise.all([
+      const [totals, months, insights, nps, unanswered] = await Promise.all([
         scores(ctx.db, principal),
-        analyticsView(ctx.db, principal, [], now),
+        lastTwoMonths(ctx.db, principal, now),
         insightsOverview(ctx.db, principal, now),
         npsOf(ctx.db, principal, new Date(now.getTime() - 90 * DAY_MS).toISOString()),
         listReviews(ctx.db, principal, null, 5, { replied: false, rating_max: 2 }),
       ]);
-      const thisMonth = now.toISOString().slice(0, 7);
-      const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-      const month = (m: string) => view.monthly.find((x) => x.month === m) ?? null;
       const worst = insights.trends.filter((x) => x.recent.total >= 3)
         .map((x) => ({ name: x.name, topicId: x.topicId, total: x.recent.total, negative: Math.round((100 * x.recent.negative) / x.recent.total) }))
         .filter((x) => x.negative > 0).sort((a, b) => b.negative - a.negative).slice(0, 3);
       return renderPage(request, reply, 'dashboard/overview.eta', {
         title: t('overview.title'), scores: totals, nps, worst, unanswered: unanswered.data,
-        thisMonth: month(thisMonth), lastMonth: month(lastMonth),
+        thisMonth: months.thisMonth, lastMonth: months.lastMonth,
       });
     });
   },
