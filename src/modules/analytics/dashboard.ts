@@ -19,8 +19,6 @@ export interface AnalyticsView {
   responseRate: number | null;
   responseHours: number | null;
   properties: Array<{ node_id: string; reviews: number; score: number | null; responseRate: number | null }>;
-  /** All platforms together, per month. */
-  monthly: MonthTotal[];
 }
 
 export async function analyticsView(db: Kysely<DB>, principal: Principal, propertyIds: readonly string[], now: Date): Promise<AnalyticsView> {
@@ -44,13 +42,8 @@ export async function analyticsView(db: Kysely<DB>, principal: Principal, proper
   const reviews = replies.reduce((n, r) => n + r.reviews, 0);
   const replied = replies.reduce((n, r) => n + r.replied, 0);
   const seconds = replies.reduce((n, r) => n + r.reply_seconds, 0);
-  const monthTotals = months.map((month) => {
-    const rows = monthly.filter((m) => m.month === month);
-    const rated = rows.reduce((n, m) => n + m.rating_count, 0);
-    return { month, reviews: rows.reduce((n, m) => n + m.reviews, 0), score: rated === 0 ? null : round1(rows.reduce((n, m) => n + m.rating_sum, 0) / rated) };
-  });
   return {
-    months, series, distribution, monthly: monthTotals,
+    months, series, distribution,
     responseRate: reviews === 0 ? null : round1((100 * replied) / reviews),
     responseHours: replied === 0 ? null : round1(seconds / replied / 3600),
     properties: byNode.map((n) => ({

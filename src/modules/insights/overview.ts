@@ -7,10 +7,8 @@ import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { lookup } from '../../lib/ids.ts';
+import { DAY_MS, WINDOW_DAYS } from './recommendations.ts';
 import * as repo from './repository.ts';
-
-const DAY_MS = 86_400_000;
-const WINDOW_DAYS = 90;
 
 export interface Share { total: number; positive: number; negative: number }
 export interface TopicTrend { topicId: string; name: string; recent: Share; before: Share }

@@ -11,8 +11,9 @@ import { accountNodes, PROPERTY } from '../nodes/service.ts';
 import * as repo from './recommendation-repository.ts';
 import { globalTopicIds } from './extraction-repository.ts';
 
-const DAY_MS = 86_400_000;
-const WINDOW_DAYS = 90;
+export const DAY_MS = 86_400_000;
+/** Insights compare the last 90 days with the 90 before. */
+export const WINDOW_DAYS = 90;
 /** Fewer recent mentions than this say too little about a topic at a node. */
 export const MIN_MENTIONS = 5;
 /** A negative share this high is a problem by itself… */

@@ -57,6 +57,11 @@ export async function listVisibleNodes(db: Kysely<DB>, principal: Principal): Pr
 export const nodeTypeOf = (db: Kysely<DB>, nodeId: string): Promise<string | undefined> => findNodeType(db, nodeId);
 
 /** Ids of the node's ancestors and of the node itself, root first; none for an unknown node. */
+/** The properties (leaves) among the nodes the principal sees, e.g. for a page's property filter. */
+export async function listVisibleProperties(db: Kysely<DB>, principal: Principal): Promise<Node[]> {
+  return (await listVisibleNodes(db, principal)).filter((n) => n.type === PROPERTY);
+}
+
 export async function lineageIds(db: Kysely<DB>, nodeId: string): Promise<string[]> {
   const node = await findNode(db, nodeId);
   return node ? node.path.split('/').filter(Boolean) : [];

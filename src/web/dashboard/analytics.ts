@@ -2,7 +2,7 @@
 // distribution, response rate and time, and the properties compared, within the user's reach.
 import type { AppContext } from '../../context.ts';
 import { analyticsView } from '../../modules/analytics/dashboard.ts';
-import { listVisibleNodes, PROPERTY } from '../../modules/nodes/service.ts';
+import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { analyticsCatalog } from './analytics-catalog.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
@@ -14,7 +14,7 @@ export const analyticsPage: DashboardPage = {
     web.get('/analytics', { preHandler: requireUser('viewer') }, async (request, reply) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), analyticsCatalog);
-      const properties = (await listVisibleNodes(ctx.db, principal)).filter((n) => n.type === PROPERTY);
+      const properties = await listVisibleProperties(ctx.db, principal);
       const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date());
       return renderPage(request, reply, 'dashboard/analytics.eta', {
         title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])),

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.ts';
 import { insightsOverview, topicMentions } from '../../modules/insights/overview.ts';
 import { listRecommendations } from '../../modules/insights/service.ts';
-import { listVisibleNodes, PROPERTY } from '../../modules/nodes/service.ts';
+import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { insightsCatalog } from './insights-catalog.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
@@ -19,7 +19,7 @@ export const insightsPage: DashboardPage = {
       const topicId = (request.query as { topic?: unknown }).topic;
       const [overview, properties, recommendations, chosen] = await Promise.all([
         insightsOverview(ctx.db, principal, new Date()),
-        listVisibleNodes(ctx.db, principal).then((nodes) => nodes.filter((n) => n.type === PROPERTY)),
+        listVisibleProperties(ctx.db, principal),
         listRecommendations(ctx.db, principal, null, 20),
         typeof topicId === 'string' && topicId !== '' ? topicMentions(ctx.db, principal, topicId) : Promise.resolve(null),
       ]);

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cursorsFor, filterBinding } from '../../http/pagination.ts';
 import { invalid } from '../../lib/errors.ts';
-import { listVisibleNodes, PROPERTY } from '../../modules/nodes/service.ts';
+import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { ReviewListQuery, ReplyInput } from '../../modules/reviews/schemas.ts';
 import { getReview, listReviews, replyToReview, setHidden } from '../../modules/reviews/service.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
@@ -70,7 +70,7 @@ export const reviewsPage: DashboardPage = {
       const t = pageTranslator(languageOf(request), reviewsCatalog);
       const raw = request.query as Record<string, unknown>;
       const form = filterForm(raw);
-      const properties = (await listVisibleNodes(ctx.db, principal)).filter((n) => n.type === PROPERTY);
+      const properties = await listVisibleProperties(ctx.db, principal);
       let page = null;
       let filterFault: FormFault | null = null;
       try {
