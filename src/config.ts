@@ -43,6 +43,15 @@ export interface Config {
   /** A dashboard session ends after this long without a request, and this long after sign-in whatever happens. */
   readonly sessionIdleS: number;
   readonly sessionMaxS: number;
+  /** smtp:// or smtps:// server for invitation e-mails; null: none are sent (or written to mailDir). */
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  /** Without SMTP_URL: invitation e-mails are written here as .eml files instead (the demo's). */
+  readonly mailDir: string | null;
+  /** Seconds before each retry of an invitation the SMTP server refused for now; then it fails. */
+  readonly mailRetryScheduleS: readonly number[];
+  /** How long a worker holds a claimed invitation; a worker killed mid-send leaves it to others after this. */
+  readonly mailLeaseS: number;
 }
 
 /** Start-up fails with this: one line naming the variable and what is wrong with it. */
@@ -147,6 +156,30 @@ function listVar(env: Env, name: string): string[] {
   return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+function smtpUrlVar(env: Env): string | null {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// address, e.g. smtp://user:pass@mail.example.com:587');
+  }
+  // The address is not echoed: it may hold the SMTP password.
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// address with a host, e.g. smtp://user:pass@mail.example.com:587');
+  }
+  return raw;
+}
+
+function mailFromVar(env: Env): string {
+  const raw = env.MAIL_FROM?.trim() || 'Repute <no-reply@localhost>';
+  if (!/^[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>$|^[^<>@\s]+@[^<>@\s]+$/.test(raw)) {
+    throw new ConfigError(`MAIL_FROM must be an address, e.g. "Alpine Hotels <feedback@alpine.example>", got ${quote(raw)}`);
+  }
+  return raw;
+}
+
 /** PUBLIC_URL, else http://HOST:PORT (a wildcard host is reached as localhost). */
 function publicUrlVar(env: Env, host: string, port: number): string {
   const raw = env.PUBLIC_URL?.trim();
@@ -198,6 +231,11 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailureWindowS: intVar(env, 'LOGIN_FAILURE_WINDOW_S', 900, 1, 86_400),
     sessionIdleS: intVar(env, 'SESSION_IDLE_S', 43_200, 60, 31_536_000),
     sessionMaxS: intVar(env, 'SESSION_MAX_S', 604_800, 60, 31_536_000),
+    smtpUrl: smtpUrlVar(env),
+    mailFrom: mailFromVar(env),
+    mailDir: env.MAIL_DIR?.trim() || null,
+    mailRetryScheduleS: scheduleVar(env, 'MAIL_RETRY_SCHEDULE_S', '60,300,1800,7200,21600'),
+    mailLeaseS: intVar(env, 'MAIL_LEASE_S', 120, 1, 86_400),
   };
   return Object.freeze(config);
 }

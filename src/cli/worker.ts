@@ -12,15 +12,15 @@ function positiveInt(value: string): number {
 
 export function registerWorker(program: Command): void {
   program.command('worker')
-    .description('deliver webhooks and extract review insights from the database named by DATABASE_URL (no HTTP server)')
+    .description('deliver webhooks, send survey invitations and extract review insights from the database named by DATABASE_URL (no HTTP server)')
     .option('--concurrency <n>', 'requests in flight at once', positiveInt, DEFAULT_CONCURRENCY)
     .option('--per-endpoint <n>', 'requests in flight to one endpoint at once', positiveInt, DEFAULT_PER_ENDPOINT)
     .action(async (options: { concurrency: number; perEndpoint: number }) => {
       const config = loadConfig();
       // Loaded on use, not at the top: `repute --help` need not load the worker and the drivers.
-      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }, { startInsightsWorker }] = await Promise.all([
+      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }, { startInsightsWorker }, { startInvitationsWorker }] = await Promise.all([
         import('pino'), import('../db/connect.ts'), import('../db/migrate.ts'), import('../delivery/worker.ts'), import('../stores.ts'),
-        import('../process/insights-worker.ts'),
+        import('../process/insights-worker.ts'), import('../process/invitations-worker.ts'),
       ]);
       const log = pino({ level: config.logLevel });
       const database = connect(config.databaseUrl);
@@ -31,14 +31,16 @@ export function registerWorker(program: Command): void {
       const store = storesFor(database).deliveries;
       const worker = startWorker({ store, commits: database.commits, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
       const insights = startInsightsWorker({ db: database.db, commits: database.commits, log });
+      const invitations = startInvitationsWorker({ db: database.db, commits: database.commits, log }, config);
       const unlisten = database.listenForCommits(() => {
         worker.wake();
         insights.wake();
+        invitations.wake();
       }, log);
       log.info({ concurrency: options.concurrency, perEndpoint: options.perEndpoint, dialect: database.dialect }, 'webhook worker started');
       const stop = (signal: NodeJS.Signals) => {
         log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
-        Promise.all([worker.stop(), insights.stop(), unlisten()]).then(() => database.destroy()).then(
+        Promise.all([worker.stop(), insights.stop(), invitations.stop(), unlisten()]).then(() => database.destroy()).then(
           () => {
             const cpu = process.cpuUsage();
             log.info({ ...worker.stats, cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 }, 'webhook worker stopped');

@@ -38,14 +38,21 @@ const POST_STAY = {
   ],
 };
 
-const BREAKFAST_ITEMS = ['fresh_fruit', 'regional_cheese', 'vegan_options', 'gluten_free_bread', 'barista_coffee'];
+const BREAKFAST_OPTIONS = [
+  { id: 'fresh_fruit', text: { de: 'Frisches Obst', en: 'Fresh fruit' } },
+  { id: 'regional_cheese', text: { de: 'Käse aus der Region', en: 'Regional cheese' } },
+  { id: 'vegan_options', text: { de: 'Vegane Speisen', en: 'Vegan dishes' } },
+  { id: 'gluten_free_bread', text: { de: 'Glutenfreies Brot', en: 'Gluten-free bread' } },
+  { id: 'barista_coffee', text: { de: 'Kaffee vom Barista', en: 'Barista coffee' } },
+];
+const BREAKFAST_ITEMS = BREAKFAST_OPTIONS.map((o) => o.id);
 const BREAKFAST = {
   pages: [
     {
       id: 'breakfast', title: { de: 'Frühstück', en: 'Breakfast' },
       questions: [
         { id: 'rating', type: 'rating', scale: 5, text: { de: 'Wie hat Ihnen das Frühstück heute geschmeckt?', en: 'How did you enjoy breakfast today?' } },
-        { id: 'missing', type: 'choice', multiple: true, options: BREAKFAST_ITEMS, text: { de: 'Was haben Sie vermisst?', en: 'What did you miss?' } },
+        { id: 'missing', type: 'choice', multiple: true, options: BREAKFAST_OPTIONS, text: { de: 'Was haben Sie vermisst?', en: 'What did you miss?' } },
         { id: 'comment', type: 'text', required: false, text: { de: 'Möchten Sie uns noch etwas sagen?', en: 'Anything else you would like to tell us?' } },
       ],
     },

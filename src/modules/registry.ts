@@ -8,6 +8,7 @@ import { guestAdminRoutes } from './guests/admin.ts';
 import { guestRoutes } from './guests/routes.ts';
 import { insightAdminRoutes } from './insights/admin.ts';
 import { insightRoutes } from './insights/routes.ts';
+import { invitationAdminRoutes } from './invitations/admin.ts';
 import { nodeAdminRoutes } from './nodes/admin.ts';
 import { nodeRoutes } from './nodes/routes.ts';
 import { reviewAdminRoutes } from './reviews/admin.ts';
@@ -27,5 +28,5 @@ export const publicRoutes: Routes[] = [
 ];
 
 export const adminRoutes: Routes[] = [
-  accountAdminRoutes, nodeAdminRoutes, keyAdminRoutes, reviewAdminRoutes, surveyAdminRoutes, insightAdminRoutes, guestAdminRoutes, webhookAdminRoutes, userAdminRoutes,
+  accountAdminRoutes, nodeAdminRoutes, keyAdminRoutes, reviewAdminRoutes, surveyAdminRoutes, invitationAdminRoutes, insightAdminRoutes, guestAdminRoutes, webhookAdminRoutes, userAdminRoutes,
 ];

@@ -6,6 +6,7 @@ import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { startWorker } from '../delivery/worker.ts';
 import { startInsightsWorker } from './insights-worker.ts';
+import { startInvitationsWorker } from './invitations-worker.ts';
 import { buildApp } from '../app.ts';
 
 export interface RunningServer {
@@ -23,6 +24,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
   const insights = config.worker === 'inline' ? startInsightsWorker({ db: database.db, commits: database.commits, log: app.log }) : null;
+  const invitations = config.worker === 'inline' ? startInvitationsWorker({ db: database.db, commits: database.commits, log: app.log }, config) : null;
   await ctx.rateLimits.connected();
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
@@ -32,6 +34,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await app.close();
       await worker?.stop();
       await insights?.stop();
+      await invitations?.stop();
       await ctx.rateLimits.close();
       await database.destroy();
     })();

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { dashboardPages } from './dashboard/pages.ts';
 import { dashboardRoutes } from './dashboard/plugin.ts';
+import { surveyPages } from './survey/routes.ts';
 
 export type PageRoutes = (web: FastifyInstance, ctx: AppContext) => void | Promise<void>;
 
-export const pageRoutes: PageRoutes[] = [dashboardRoutes(dashboardPages)];
+export const pageRoutes: PageRoutes[] = [dashboardRoutes(dashboardPages), surveyPages];

@@ -22,7 +22,7 @@ export function mixedFile(tree: Tree, reviews: number): string {
   for (let k = 0; k < 4; k++) lines.push({ type: 'topic', account_id: a, ref: `t${k}`, name: `Topic ${k}`, language: 'en' });
   lines.push({ type: 'topic', account_id: a, ref: 'child', name: 'Child topic', parent_label_ref: 't0' });
   lines.push({ type: 'survey', account_id: a, ref: 's', node_id: tree.root, name: 'Stay', status: 'published', published_at: '2026-01-01T00:00:00Z',
-    definition: { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps' }] }] } });
+    definition: { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', text: { en: 'Recommend us?' } }] }] } });
   for (let i = 0; i < reviews; i++) {
     const day = `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`;
     lines.push({ type: 'review', account_id: a, node_id: tree.properties[i % 3], platform: i % 2 ? 'google' : 'booking', external_id: `k-${i}`,

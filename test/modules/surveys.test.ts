@@ -9,7 +9,7 @@ const SURVEY_FIELDS = ['created_at', 'description', 'id', 'name', 'node_id', 'pr
 const DETAIL_FIELDS = [...SURVEY_FIELDS, 'published_definition'].sort();
 const RESPONSE_FIELDS = ['channel', 'completed_at', 'created_at', 'id', 'node_id', 'overall_score', 'started_at', 'status', 'survey_id'];
 const ANSWER_FIELDS = ['answered_at', 'comment', 'id', 'numeric_value', 'question_id', 'question_path', 'question_type', 'value'];
-const DEFINITION = { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', title: { en: 'Would you recommend us?' } }] }] };
+const DEFINITION = { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', text: { en: 'Would you recommend us?' } }] }] };
 const UNKNOWN = '00000000-0000-7000-8000-000000000000';
 
 async function created(response: Promise<{ statusCode: number; body: string; json(): any }>, status = 201): Promise<any> {
@@ -378,4 +378,34 @@ eachDatabase('survey routes: no key 401; missing scope, plan without surveys 403
     assert.equal(plan.statusCode, 403, path);
     assert.match(plan.json().error, /plan/);
   }
+});
+
+eachDatabase('a survey definition is checked on create and on publish, naming the path of the fault', async (t) => {
+  const tree = await createTree(t);
+  const page = (questions: unknown[]) => ({ pages: [{ id: 'p1', title: { en: 'Stay' }, questions }] });
+  const nps = { id: 'nps', type: 'nps', text: { en: 'Recommend us?' } };
+  const cases: [unknown, RegExp][] = [
+    [{ pages: 'all' }, /^body\.definition\.pages must be an array/],
+    [page([{ ...nps, type: 'slider' }]), /^body\.definition\.pages\.0\.questions\.0\.type must be one of nps, rating, text, choice, yes_no/],
+    [page([{ ...nps, text: 'Recommend us?' }]), /^body\.definition\.pages\.0\.questions\.0\.text must be an object of texts by language/],
+    [page([nps, { ...nps }]), /^body\.definition\.pages\.0\.questions\.1\.id "nps" is used by another question/],
+    [page([{ id: 'r', type: 'rating', scale: 7, text: { en: 'Rate' } }]), /^body\.definition\.pages\.0\.questions\.0\.scale must be 5 or 10/],
+    [page([{ id: 'c', type: 'choice', options: ['a', 'b'], text: { en: 'Pick' } }]), /^body\.definition\.pages\.0\.questions\.0\.options\.0 must be an object/],
+    [page([{ id: 'c', type: 'choice', options: [], text: { en: 'Pick' } }]), /options must be an array of 1 to 100/],
+    [page([{ ...nps, required: 'yes' }]), /questions\.0\.required must be a boolean/],
+    [page([{ ...nps, text: { english: 'x' } }]), /questions\.0\.text\.english is not a language code/],
+    [{ pages: [{ id: 'p1', questions: [nps] }, { id: 'p1', questions: [] }] }, /^body\.definition\.pages\.1\.id "p1" is used by another page/],
+  ];
+  for (const [definition, fault] of cases) {
+    const r = await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { node_id: tree.root, name: 'S', status: 'draft', definition });
+    assert.equal(r.statusCode, 400, JSON.stringify(definition));
+    assert.match(r.json().error, fault);
+  }
+  const valid = page([nps, { id: 'r', type: 'rating', scale: 10, text: { en: 'Rate', de: 'Bewerten' }, required: true },
+    { id: 'c', type: 'choice', multiple: true, options: [{ id: 'a', text: { en: 'A' } }], text: { en: 'Pick' } },
+    { id: 'y', type: 'yes_no', text: { en: 'Again?' } }, { id: 't', type: 'text', text: { en: 'Anything else?' } }]);
+  const draft = await survey(t, tree.accountId, { node_id: tree.root, name: 'S', status: 'draft', definition: valid });
+  const published = await t.admin('POST', `/surveys/${draft.id}/publish`);
+  assert.equal(published.statusCode, 200, published.body);
+  assert.deepEqual(published.json().published_definition, valid);
 });

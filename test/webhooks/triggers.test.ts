@@ -77,7 +77,7 @@ eachDatabase('survey.response_completed once per response, guest.created and gue
 
     const survey = await t.admin('POST', `/accounts/${tree.accountId}/surveys`, {
       node_id: tree.root, name: 'Stay', status: 'published',
-      definition: { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', title: { en: 'Recommend us?' } }] }] },
+      definition: { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', text: { en: 'Recommend us?' } }] }] },
     });
     assert.equal(survey.statusCode, 201, survey.body);
     const surveyId = survey.json().id;

@@ -64,6 +64,10 @@ export async function markCompleted(db: Kysely<DB>, id: string, completedAt: str
   return Number(result.numUpdatedRows) > 0;
 }
 
+export async function updateResponse(db: Kysely<DB>, id: string, changes: Updateable<SurveyResponseTable>): Promise<void> {
+  await db.updateTable('survey_responses').set(changes).where('id', '=', id).execute();
+}
+
 /** A response's answers in the order they were given: (answered_at, id). */
 export async function listAnswers(db: Kysely<DB>, responseId: string): Promise<SurveyAnswerRow[]> {
   return db.selectFrom('survey_answers').selectAll().where('response_id', '=', responseId)

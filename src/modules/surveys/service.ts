@@ -14,6 +14,8 @@ import { nowIso, toIsoOrNull } from '../../lib/time.ts';
 import { changeStamp } from '../../db/change-stamp.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { requireAccountNode } from '../nodes/service.ts';
+import type { ParsedAnswer } from './answers.ts';
+import { parseDefinition } from './definition.ts';
 import * as repo from './repository.ts';
 import type { ResponseCreated, ResponseInput, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
 
@@ -97,6 +99,7 @@ export async function createSurvey(db: Kysely<DB>, accountId: string, input: Sur
   return inTransaction(db, async (trx) => {
     await requireAccount(trx, accountId);
     await requireAccountNode(trx, accountId, input.node_id);
+    parseDefinition(input.definition);
     const published = input.status === 'published';
     if (!published && input.published_at != null) throw invalid('body.published_at must be null unless status is published');
     const now = nowIso();
@@ -117,6 +120,8 @@ export async function createSurvey(db: Kysely<DB>, accountId: string, input: Sur
 export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<SurveyDetail> {
   return inTransaction(db, async (trx) => {
     const row = await requireSurvey(trx, surveyId);
+    // Checked again: a definition stored before validation existed must not reach guests broken.
+    parseDefinition(parseJson<unknown>(row.definition, null), 'definition');
     const now = nowIso();
     const changes = { status: 'published', published_definition: row.definition, published_at: now, updated_at: now };
     await repo.updateSurvey(trx, row.id, changes);
@@ -174,6 +179,46 @@ export async function completeResponse(db: Kysely<DB>, responseId: string, compl
     await appendEvent(trx, { accountId: row.account_id, type: 'survey.response_completed', data: { response } });
     return response;
   });
+}
+
+// ---- the survey page guests answer (src/web/survey/) ----
+
+/** A response opened by a guest: started now, no answers yet, no personal data. */
+export async function startResponse(trx: Kysely<DB>, survey: SurveyRow, nodeId: string, channel: string): Promise<string> {
+  const now = nowIso();
+  const id = newId();
+  await repo.insertResponse(trx, {
+    id, account_id: survey.account_id, survey_id: survey.id, node_id: nodeId, status: 'started', channel, overall_score: null,
+    respondent_email: null, context: null, token: null, started_at: now, completed_at: null, created_at: now, import_key: null,
+    updated_at: await changeStamp(trx),
+  });
+  return id;
+}
+
+/**
+ * Completes a started response with the page's answers and score, emitting
+ * survey.response_completed; false (and nothing written) when it was completed already.
+ */
+export async function submitResponse(trx: Kysely<DB>, responseId: string, answers: readonly ParsedAnswer[], overallScore: number | null): Promise<boolean> {
+  const now = nowIso();
+  if (!(await repo.markCompleted(trx, responseId, now, await changeStamp(trx)))) return false;
+  await repo.updateResponse(trx, responseId, { overall_score: overallScore });
+  await repo.insertAnswers(trx, answers.map((a) => ({
+    id: newId(), response_id: responseId, question_id: a.question_id, question_path: a.question_path, question_type: a.question_type,
+    value: JSON.stringify(a.value), numeric_value: a.numeric_value, comment: null, answered_at: now,
+  })));
+  const row = await repo.findResponse(trx, responseId);
+  await appendEvent(trx, { accountId: row!.account_id, type: 'survey.response_completed', data: { response: toResponse(row!) } });
+  return true;
+}
+
+/** The survey by id (any status): the pages decide what a guest may see. */
+export async function findSurveyRow(db: Kysely<DB>, id: string): Promise<SurveyRow | undefined> {
+  return lookup(id, (uuid) => repo.findSurvey(db, uuid));
+}
+
+export async function findResponseRow(db: Kysely<DB>, id: string): Promise<SurveyResponseRow | undefined> {
+  return repo.findResponse(db, id);
 }
 
 // ---- the dashboard's Surveys page ----

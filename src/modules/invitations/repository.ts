@@ -1,0 +1,198 @@
+// The statements of survey invitations: rules, the planner's reads and inserts, the sender's claim
+// (a lease; SKIP LOCKED on PostgreSQL so two workers never claim the same row), its decisions and
+// outcomes, the operator's list, and the pages' look-ups by token hash.
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { DB, InvitationRuleTable, SurveyInvitationTable } from '../../db/schema.ts';
+import type { Insertable, Selectable } from 'kysely';
+
+export type RuleRow = Selectable<InvitationRuleTable>;
+export type InvitationRow = Selectable<SurveyInvitationTable>;
+
+const isPostgres = (db: Kysely<DB>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+// ---- rules ----
+
+/** A survey with the path of its owner node (rules cover that node's subtree at most). */
+export async function findSurveyWithPath(db: Kysely<DB>, id: string) {
+  return db.selectFrom('surveys as s').innerJoin('nodes as n', 'n.id', 's.node_id')
+    .select(['s.id', 's.account_id', 's.status', 'n.path as node_path']).where('s.id', '=', id).executeTakeFirst();
+}
+
+export async function insertRule(db: Kysely<DB>, row: RuleRow): Promise<void> {
+  await db.insertInto('invitation_rules').values(row).execute();
+}
+
+export async function findRule(db: Kysely<DB>, id: string): Promise<RuleRow | undefined> {
+  return db.selectFrom('invitation_rules').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listSurveyRules(db: Kysely<DB>, surveyId: string): Promise<RuleRow[]> {
+  return db.selectFrom('invitation_rules').selectAll().where('survey_id', '=', surveyId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Deletes the rule; its invitations not yet sent are cancelled (those sent keep their history). */
+export async function deleteRule(db: Kysely<DB>, id: string, now: string): Promise<void> {
+  await db.updateTable('survey_invitations').set({ status: 'cancelled', last_error: 'the invitation rule was removed', lease_until: null, updated_at: now })
+    .where('rule_id', '=', id).where('status', '=', 'scheduled').execute();
+  await db.deleteFrom('invitation_rules').where('id', '=', id).execute();
+}
+
+/** Every rule of a published survey, with the path of its node (the subtree it covers). */
+export async function listActiveRules(db: Kysely<DB>): Promise<(RuleRow & { node_path: string })[]> {
+  return db.selectFrom('invitation_rules as r')
+    .innerJoin('surveys as s', 's.id', 'r.survey_id')
+    .innerJoin('nodes as n', 'n.id', 'r.node_id')
+    .selectAll('r').select('n.path as node_path')
+    .where('s.status', '=', 'published')
+    .execute();
+}
+
+// ---- the planner ----
+
+export interface EndedStay {
+  id: string;
+  account_id: string;
+  property_id: string;
+  guest_id: string;
+  checked_out_at: string | null;
+  check_out: string | null;
+  language_code: string | null;
+}
+
+/** The account's checked-out stays changed since `since` that have no invitation yet, in pages. */
+export async function listUninvitedStays(db: Kysely<DB>, accountId: string, since: string, afterId: string, limit: number): Promise<EndedStay[]> {
+  return db.selectFrom('reservations as r')
+    .innerJoin('guests as g', 'g.id', 'r.guest_id')
+    .select(['r.id', 'r.account_id', 'r.property_id', 'r.guest_id', 'r.checked_out_at', 'r.check_out', 'g.language_code'])
+    .where('r.account_id', '=', accountId)
+    .where('r.status', '=', 'checked_out')
+    .where('r.updated_at', '>=', since)
+    .where('r.id', '>', afterId)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('survey_invitations as i').select(sql.lit(1).as('one')).whereRef('i.reservation_id', '=', 'r.id'))))
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+}
+
+/** Inserts planned invitations; a stay that has one already keeps it (at most one per stay). */
+export async function insertInvitations(db: Kysely<DB>, rows: Insertable<SurveyInvitationTable>[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await db.insertInto('survey_invitations').values(rows).onConflict((oc) => oc.column('reservation_id').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+// ---- the sender ----
+
+/**
+ * Leases up to `limit` due invitations (scheduled, or left `sending` by a worker that died: its
+ * lease ran out) until `leaseUntil`, counting the attempt. The lease value marks the claim: the
+ * outcome is written only where it still holds.
+ */
+export async function claimDue(db: Kysely<DB>, now: string, leaseUntil: string, limit: number): Promise<InvitationRow[]> {
+  let due = db.selectFrom('survey_invitations').select('id')
+    .where('status', 'in', ['scheduled', 'sending'])
+    .where('send_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .orderBy('send_at')
+    .limit(limit);
+  if (isPostgres(db)) due = due.forUpdate().skipLocked();
+  return db.updateTable('survey_invitations')
+    .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+/** What the sender checks before sending: the stay, guest, rule and survey as they are now. */
+export interface SendFacts {
+  id: string;
+  guest_id: string;
+  delay_hours: number | null;
+  stay_status: string | null;
+  checked_out_at: string | null;
+  check_out: string | null;
+  email: string | null;
+  first_name: string | null;
+  language_code: string | null;
+  marketing_consent: string | null;
+  unsubscribed_at: string | null;
+  rule_consent: string | null;
+  max_age_days: number | null;
+  cooldown_days: number | null;
+  survey_status: string;
+  survey_name: string;
+  primary_language: string;
+  published_definition: string | null;
+  property_name: string | null;
+}
+
+export async function sendFacts(db: Kysely<DB>, ids: readonly string[]): Promise<SendFacts[]> {
+  return db.selectFrom('survey_invitations as i')
+    .innerJoin('surveys as s', 's.id', 'i.survey_id')
+    .leftJoin('reservations as r', 'r.id', 'i.reservation_id')
+    .leftJoin('guests as g', 'g.id', 'i.guest_id')
+    .leftJoin('invitation_rules as ru', 'ru.id', 'i.rule_id')
+    .leftJoin('nodes as n', 'n.id', 'i.node_id')
+    .select([
+      'i.id', 'i.guest_id', 'ru.delay_hours', 'r.status as stay_status', 'r.checked_out_at', 'r.check_out', 'g.email', 'g.first_name', 'g.language_code',
+      'g.marketing_consent', 'g.unsubscribed_at', 'ru.consent as rule_consent', 'ru.max_age_days', 'ru.cooldown_days',
+      's.status as survey_status', 's.name as survey_name', 's.primary_language', 's.published_definition', 'n.name as property_name',
+    ])
+    .where('i.id', 'in', ids)
+    .execute();
+}
+
+/** On PostgreSQL, holds the guests' rows until the transaction ends, so two workers decide one guest's cooldown in turn. */
+export async function lockGuests(db: Kysely<DB>, guestIds: readonly string[]): Promise<void> {
+  if (!isPostgres(db) || guestIds.length === 0) return;
+  await db.selectFrom('guests').select('id').where('id', 'in', [...guestIds].sort()).orderBy('id').forUpdate().execute();
+}
+
+/**
+ * When each of these guests was last invited (sent, or being sent under another claim) since
+ * `since`, by an invitation other than these.
+ */
+export async function lastInvited(db: Kysely<DB>, guestIds: readonly string[], excludeIds: readonly string[], since: string): Promise<Map<string, string>> {
+  if (guestIds.length === 0) return new Map();
+  let query = db.selectFrom('survey_invitations').select(['guest_id', (eb) => eb.fn.max(eb.fn.coalesce('sent_at', 'updated_at')).as('at')])
+    .where('guest_id', 'in', guestIds)
+    .where((eb) => eb.or([
+      eb.and([eb('status', '=', 'sent'), eb('sent_at', '>=', since)]),
+      eb.and([eb('status', '=', 'sending'), eb('updated_at', '>=', since)]),
+    ]))
+    .groupBy('guest_id');
+  if (excludeIds.length > 0) query = query.where('id', 'not in', excludeIds);
+  const rows = await query.execute();
+  return new Map(rows.map((r) => [r.guest_id, String(r.at)]));
+}
+
+/** Writes an outcome to claimed invitations whose lease is still `lease` (a later claim wins). */
+export async function settle(db: Kysely<DB>, ids: readonly string[], lease: string, changes: Partial<InvitationRow>): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('survey_invitations').set(changes).where('id', 'in', ids).where('lease_until', '=', lease).execute();
+}
+
+// ---- the operator's list and the pages ----
+
+export async function listSurveyInvitations(
+  db: Kysely<DB>, surveyId: string, status: string | undefined, after: { created_at: string; id: string } | null, limit: number,
+): Promise<InvitationRow[]> {
+  let query = db.selectFrom('survey_invitations').selectAll().where('survey_id', '=', surveyId);
+  if (status !== undefined) query = query.where('status', '=', status);
+  if (after) {
+    query = query.where((eb) => eb.or([eb('created_at', '<', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)])]));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+}
+
+export async function findBySurveyToken(db: Kysely<DB>, hash: string): Promise<InvitationRow | undefined> {
+  return db.selectFrom('survey_invitations').selectAll().where('survey_token_hash', '=', hash).executeTakeFirst();
+}
+
+export async function findByUnsubscribeToken(db: Kysely<DB>, hash: string): Promise<InvitationRow | undefined> {
+  return db.selectFrom('survey_invitations').selectAll().where('unsubscribe_token_hash', '=', hash).executeTakeFirst();
+}
+
+export async function updateInvitation(db: Kysely<DB>, id: string, changes: Partial<InvitationRow>): Promise<void> {
+  await db.updateTable('survey_invitations').set(changes).where('id', '=', id).execute();
+}

@@ -1,0 +1,170 @@
+// The sender: the outbox discipline of webhooks applied to invitation e-mails.
+//  1. claim: due invitations are leased in one statement (SKIP LOCKED on PostgreSQL), so two
+//     workers never hold the same one; a worker killed mid-batch leaves leases that run out, and
+//     its invitations are claimed again (at least once; duplicates at most those in flight).
+//  2. decide, in one transaction that holds the guests' rows on PostgreSQL: the stay, guest, rule
+//     and survey as they are now say send, wait (the stay's end moved), or cancel with the reason.
+//  3. send through the Mailer, several at once; then record sent, or the SMTP answer and the next
+//     try on the retry schedule (a permanent 5xx refusal fails at once).
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { Log } from '../../lib/log.ts';
+import { parseJson } from '../../lib/json.ts';
+import type { Mailer } from '../../mail/transport.ts';
+import { languagesOf, parseDefinition } from '../surveys/definition.ts';
+import { invitationMessage } from './mail.ts';
+import { stayEnd } from './planner.ts';
+import * as repo from './repository.ts';
+import { invitationToken } from './tokens.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+export const DEFAULT_LEASE_MS = 120_000;
+export const DEFAULT_BATCH = 100;
+
+export interface SenderDeps {
+  db: Kysely<DB>;
+  mailer: Mailer;
+  secretKey: Buffer;
+  publicUrl: string;
+  mailFrom: string;
+  retryScheduleS: readonly number[];
+  log: Log;
+  leaseMs?: number;
+  batch?: number;
+}
+
+type Decision =
+  | { kind: 'send'; language: string; facts: repo.SendFacts }
+  | { kind: 'wait'; sendAt: string }
+  | { kind: 'cancel'; reason: string };
+
+/** The language of the survey the guest reads best: theirs (or its base language) when the survey has it, else the survey's primary. */
+export function invitationLanguage(guestLanguage: string | null, available: readonly string[], primary: string): string {
+  if (guestLanguage) {
+    const exact = available.find((l) => l.toLowerCase() === guestLanguage.toLowerCase());
+    if (exact) return exact;
+    const base = guestLanguage.slice(0, 2).toLowerCase();
+    if (available.includes(base)) return base;
+  }
+  return primary;
+}
+
+function decide(f: repo.SendFacts, now: number, lastInvitedAt: string | undefined, takenInBatch: boolean): Decision {
+  if (f.survey_status !== 'published') return { kind: 'cancel', reason: 'the survey is not published' };
+  if (f.rule_consent === null) return { kind: 'cancel', reason: 'the invitation rule was removed' };
+  if (f.stay_status === null || f.email === null) return { kind: 'cancel', reason: 'the stay or the guest was erased' };
+  if (f.stay_status !== 'checked_out') return { kind: 'cancel', reason: `the stay is ${f.stay_status}` };
+  const end = Date.parse(stayEnd(f) ?? '');
+  if (Number.isNaN(end)) return { kind: 'cancel', reason: 'the stay has no end' };
+  if (end < now - f.max_age_days! * DAY_MS) return { kind: 'cancel', reason: `the stay ended more than ${f.max_age_days} days ago` };
+  const due = end + f.delay_hours! * HOUR_MS;
+  if (due > now + 1000) return { kind: 'wait', sendAt: new Date(due).toISOString() };
+  if (f.unsubscribed_at !== null || f.marketing_consent === 'withdrawn') return { kind: 'cancel', reason: 'the guest withdrew consent' };
+  if (f.rule_consent === 'granted' && f.marketing_consent !== 'granted') return { kind: 'cancel', reason: 'the guest has not granted consent' };
+  if (f.cooldown_days! > 0 && (takenInBatch || (lastInvitedAt !== undefined && Date.parse(lastInvitedAt) >= now - f.cooldown_days! * DAY_MS))) {
+    return { kind: 'cancel', reason: `the guest was invited within the last ${f.cooldown_days} days` };
+  }
+  const definition = parseDefinition(parseJson<unknown>(f.published_definition, {}), 'definition');
+  return { kind: 'send', language: invitationLanguage(f.language_code, languagesOf(definition, f.primary_language), f.primary_language), facts: f };
+}
+
+/** Step 2 for a claimed batch: the decisions, written in one transaction. */
+async function decideBatch(db: Kysely<DB>, claimed: repo.InvitationRow[], lease: string, now: number): Promise<Map<string, Decision>> {
+  return inTransaction(db, async (trx) => {
+    const ids = claimed.map((c) => c.id);
+    const guestIds = [...new Set(claimed.map((c) => c.guest_id))];
+    await repo.lockGuests(trx, guestIds);
+    const facts = await repo.sendFacts(trx, ids);
+    const longest = Math.max(0, ...facts.map((f) => f.cooldown_days ?? 0));
+    const last = longest > 0 ? await repo.lastInvited(trx, guestIds, ids, new Date(now - longest * DAY_MS).toISOString()) : new Map<string, string>();
+    const decisions = new Map<string, Decision>();
+    const sendingGuests = new Set<string>();
+    for (const f of facts) {
+      let d: Decision;
+      try {
+        d = decide(f, now, last.get(f.guest_id), sendingGuests.has(f.guest_id));
+      } catch (error) {
+        d = { kind: 'cancel', reason: `the survey's definition is invalid: ${(error as Error).message}` };
+      }
+      if (d.kind === 'send') sendingGuests.add(f.guest_id);
+      decisions.set(f.id, d);
+    }
+    const at = new Date(now).toISOString();
+    const byOutcome = new Map<string, string[]>();
+    for (const [id, d] of decisions) {
+      const key = d.kind === 'send' ? `send:${d.language}` : d.kind === 'cancel' ? `cancel:${d.reason}` : `wait:${d.sendAt}`;
+      byOutcome.set(key, [...(byOutcome.get(key) ?? []), id]);
+    }
+    for (const [key, group] of byOutcome) {
+      const [kind, value] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+      if (kind === 'send') await repo.settle(trx, group, lease, { status: 'sending', language: value, updated_at: at });
+      else if (kind === 'cancel') await repo.settle(trx, group, lease, { status: 'cancelled', last_error: value, lease_until: null, updated_at: at });
+      else await repo.settle(trx, group, lease, { status: 'scheduled', send_at: value, lease_until: null, updated_at: at });
+    }
+    return decisions;
+  });
+}
+
+interface Failure { id: string; attempts: number; reason: string; permanent: boolean }
+
+function failureOf(error: unknown): { reason: string; permanent: boolean } {
+  const e = error as { response?: string; responseCode?: number; message?: string };
+  const reason = (e.response ?? e.message ?? String(error)).replace(/\s+/g, ' ').slice(0, 500);
+  return { reason, permanent: typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600 };
+}
+
+/** One pass: claim, decide, send, record. Answers how many invitations it claimed (0: none due). */
+export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<number> {
+  const { db, mailer } = deps;
+  const lease = new Date(now + (deps.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
+  const claimed = await repo.claimDue(db, new Date(now).toISOString(), lease, deps.batch ?? DEFAULT_BATCH);
+  if (claimed.length === 0) return 0;
+  const decisions = await decideBatch(db, claimed, lease, now);
+  const toSend = claimed.filter((c) => decisions.get(c.id)?.kind === 'send');
+  const sent: string[] = [];
+  const failed: Failure[] = [];
+  const domain = new URL(deps.publicUrl).hostname;
+  let next = 0;
+  const sendOne = async (): Promise<void> => {
+    while (next < toSend.length) {
+      const invitation = toSend[next++]!;
+      const d = decisions.get(invitation.id) as Extract<Decision, { kind: 'send' }>;
+      const message = invitationMessage({
+        to: d.facts.email!, from: deps.mailFrom, language: d.language, firstName: d.facts.first_name,
+        propertyName: d.facts.property_name ?? d.facts.survey_name,
+        surveyUrl: `${deps.publicUrl}/s/${invitationToken(deps.secretKey, invitation.id, 'survey')}`,
+        unsubscribeUrl: `${deps.publicUrl}/u/${invitationToken(deps.secretKey, invitation.id, 'unsubscribe')}`,
+        invitationId: invitation.id, messageDomain: domain,
+      });
+      try {
+        await mailer.send(message);
+        sent.push(invitation.id);
+      } catch (error) {
+        failed.push({ id: invitation.id, attempts: invitation.attempts, ...failureOf(error) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(mailer.concurrency, toSend.length) }, sendOne));
+  await record(deps, sent, failed, lease);
+  return claimed.length;
+}
+
+async function record(deps: SenderDeps, sent: string[], failed: Failure[], lease: string): Promise<void> {
+  const at = new Date().toISOString();
+  const schedule = deps.retryScheduleS;
+  await inTransaction(deps.db, async (trx) => {
+    for (let i = 0; i < sent.length; i += 500) {
+      await repo.settle(trx, sent.slice(i, i + 500), lease, { status: 'sent', sent_at: at, last_error: null, lease_until: null, updated_at: at });
+    }
+    for (const f of failed) {
+      const retryIn = schedule[f.attempts - 1];
+      const final = f.permanent || retryIn === undefined;
+      await repo.settle(trx, [f.id], lease, final
+        ? { status: 'failed', last_error: f.reason, lease_until: null, updated_at: at }
+        : { status: 'scheduled', last_error: f.reason, send_at: new Date(Date.now() + retryIn * 1000).toISOString(), lease_until: null, updated_at: at });
+    }
+  });
+  for (const f of failed) deps.log.warn({ invitation: f.id, attempt: f.attempts, reason: f.reason, final: f.permanent || schedule[f.attempts - 1] === undefined }, 'invitation e-mail not sent');
+}

@@ -1,0 +1,115 @@
+// The pages guests see (shared/spec/surveys.md): the survey of an invitation (/s/<token>), the public
+// QR-code survey (/s/public/<survey id>?node=…), and unsubscribe (/u/<token>). Plain HTML forms:
+// they work without JavaScript and on a phone; a fault re-shows the form with the message beside
+// the question. An unknown token is a 404 page (the pages' error handler).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import type { ParsedForm } from '../../modules/surveys/answers.ts';
+import { fieldOf } from '../../modules/surveys/answers.ts';
+import { textIn } from '../../modules/surveys/definition.ts';
+import {
+  checkUnsubscribeLink, openInvitation, openPublic, type PageOutcome, type SurveyView, submitInvitation, submitPublic, unsubscribeByToken,
+} from '../../modules/invitations/respond.ts';
+import { negotiateLanguage, translator } from '../i18n.ts';
+import { surveyCatalogs } from './catalog.ts';
+
+const SURVEY_CSS = '/assets/survey.css';
+const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
+const SurveyParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const NodeQuery = Type.Object({ node: Type.Optional(Type.String({ maxLength: 100 })) });
+
+/** The page's language: the invitation's when the survey has it, else the reader's browser's among the survey's, else its primary. */
+function pageLanguage(request: FastifyRequest, survey: SurveyView, invitationLanguage: string | null): string {
+  if (invitationLanguage && survey.languages.includes(invitationLanguage)) return invitationLanguage;
+  return negotiateLanguage(request.headers['accept-language'], survey.languages, survey.primaryLanguage);
+}
+
+interface Choice { value: string; label: string; checked: boolean }
+interface QuestionView {
+  id: string;
+  field: string;
+  type: string;
+  text: string;
+  required: boolean;
+  multiple: boolean;
+  choices: Choice[];
+  textValue: string;
+  fault: string | null;
+}
+
+function questionViews(survey: SurveyView, language: string, form: ParsedForm | null, t: ReturnType<typeof translator<string>>) {
+  const at = (texts: Readonly<Record<string, string>>) => textIn(texts, language, survey.primaryLanguage);
+  return survey.definition.pages.map((page) => ({
+    id: page.id,
+    title: Object.keys(page.title).length > 0 ? at(page.title) : null,
+    questions: page.questions.map((q): QuestionView => {
+      const entered = new Set(form?.entered.get(q.id) ?? []);
+      const choice = (value: string, label: string): Choice => ({ value, label, checked: entered.has(value) });
+      let choices: Choice[] = [];
+      if (q.type === 'nps') choices = Array.from({ length: 11 }, (_, n) => choice(String(n), String(n)));
+      else if (q.type === 'rating') choices = Array.from({ length: q.scale }, (_, n) => choice(String(n + 1), String(n + 1)));
+      else if (q.type === 'yes_no') choices = [choice('yes', t('yes')), choice('no', t('no'))];
+      else if (q.type === 'choice') choices = q.options.map((o) => choice(o.id, at(o.text)));
+      const fault = form?.faults.get(q.id);
+      return {
+        id: q.id, field: fieldOf(q.id), type: q.type, text: at(q.text), required: q.required,
+        multiple: q.type === 'choice' && q.multiple, choices, textValue: q.type === 'text' ? [...entered][0] ?? '' : '',
+        fault: fault ? t(`fault.${fault}`) : null,
+      };
+    }),
+  }));
+}
+
+function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, action: string) {
+  const lang = pageLanguage(request, outcome.survey, outcome.language);
+  const t = translator(surveyCatalogs, lang) as ReturnType<typeof translator<string>>;
+  if (outcome.kind === 'thanks') {
+    return reply.view('survey/message.eta', { lang, title: t('thanks.title'), text: t('thanks.body'), styles: [SURVEY_CSS] });
+  }
+  const faulty = outcome.form !== null && outcome.form.faults.size > 0;
+  return reply.status(faulty ? 400 : 200).view('survey/form.eta', {
+    lang, title: outcome.survey.name, styles: [SURVEY_CSS], action, t, faulty, pages: questionViews(outcome.survey, lang, outcome.form, t),
+  });
+}
+
+/** A form body's fields (q.<id>, repeated for a multiple choice); anything else reads as no answers. */
+const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
+  (typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
+
+/** The public link's own address, query included, for the form to post back to. */
+const publicAction = (id: string, node: string | undefined): string => `/s/public/${encodeURIComponent(id)}${node === undefined ? '' : `?node=${encodeURIComponent(node)}`}`;
+
+export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
+  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+
+  web.get<{ Params: { token: string } }>('/s/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
+    renderOutcome(request, noStore(reply), await openInvitation(ctx.db, request.params.token), `/s/${encodeURIComponent(request.params.token)}`));
+
+  web.post<{ Params: { token: string } }>('/s/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
+    renderOutcome(request, noStore(reply), await submitInvitation(ctx.db, request.params.token, bodyOf(request)), `/s/${encodeURIComponent(request.params.token)}`));
+
+  web.get<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) => {
+    const survey = await openPublic(ctx.db, request.params.id, request.query.node);
+    return renderOutcome(request, noStore(reply), { kind: 'form', survey, language: null, form: null }, publicAction(request.params.id, request.query.node));
+  });
+
+  web.post<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) =>
+    renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), publicAction(request.params.id, request.query.node)));
+
+  const unsubscribePage = (request: FastifyRequest, reply: FastifyReply, language: string | null, done: boolean) => {
+    const lang = language && language in surveyCatalogs ? language : negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
+    const t = translator(surveyCatalogs, lang);
+    return noStore(reply).view(done ? 'survey/message.eta' : 'survey/unsubscribe.eta', {
+      lang, styles: [SURVEY_CSS], title: t(done ? 'unsubscribed.title' : 'unsubscribe.title'), text: t(done ? 'unsubscribed.body' : 'unsubscribe.body'),
+      button: t('unsubscribe.button'), action: `/u/${encodeURIComponent((request.params as { token: string }).token)}`,
+    });
+  };
+
+  web.get<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
+    unsubscribePage(request, reply, (await checkUnsubscribeLink(ctx.db, request.params.token)).language, false));
+
+  // The page's button and a mail provider's one-click POST (body List-Unsubscribe=One-Click, RFC 8058) alike.
+  web.post<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
+    unsubscribePage(request, reply, (await unsubscribeByToken(ctx.db, request.params.token)).language, true));
+}

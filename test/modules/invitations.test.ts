@@ -1,0 +1,303 @@
+// Survey invitations end to end on each database: rules, the planner and sender against a real SMTP
+// server (smtp-server, messages parsed with mailparser), the e-mail's parts and headers, the survey
+// page and its answers as the public API shows them, unsubscribe, and the conditions that stop one.
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import type { TestApp } from '../support/app.ts';
+import { eachDatabase } from '../support/each-database.ts';
+import { createKey, createTree, type Tree } from '../support/factories.ts';
+import { type MailSink, startMailSink } from '../support/mail-sink.ts';
+import { createMailer } from '../../src/mail/transport.ts';
+import { newPlannerState, planInvitations } from '../../src/modules/invitations/planner.ts';
+import { sendDueBatch } from '../../src/modules/invitations/sender.ts';
+
+let sink: MailSink;
+before(async () => { sink = await startMailSink(); });
+after(async () => { await sink.close(); });
+
+export const DEFINITION = {
+  pages: [
+    { id: 'stay', title: { en: 'Your stay', de: 'Ihr Aufenthalt' }, questions: [
+      { id: 'nps', type: 'nps', required: true, text: { en: 'How likely are you to recommend us?', de: 'Wie wahrscheinlich empfehlen Sie uns?' } },
+      { id: 'room', type: 'rating', scale: 5, text: { en: 'Your room', de: 'Ihr Zimmer' } },
+    ] },
+    { id: 'more', title: { en: 'More', de: 'Mehr' }, questions: [
+      { id: 'again', type: 'yes_no', text: { en: 'Would you stay again?', de: 'Würden Sie wiederkommen?' } },
+      { id: 'liked', type: 'choice', multiple: true, text: { en: 'What did you like?', de: 'Was hat Ihnen gefallen?' },
+        options: [{ id: 'spa', text: { en: 'Spa', de: 'Spa' } }, { id: 'food', text: { en: 'Food <b>', de: 'Essen <b>' } }] },
+      { id: 'note', type: 'text', text: { en: 'Anything else? <script>alert(1)</script>', de: 'Sonst noch etwas? <script>alert(1)</script>' } },
+    ] },
+  ],
+};
+
+interface World { tree: Tree; key: string; surveyId: string }
+
+async function world(t: TestApp, rule: Record<string, unknown> = {}): Promise<World> {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const survey = await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { node_id: tree.root, name: 'Post-stay', definition: DEFINITION, status: 'published' });
+  assert.equal(survey.statusCode, 201, survey.body);
+  const created = await t.admin('POST', `/surveys/${survey.json().id}/invitation-rules`, { node_id: tree.regions[0], delay_hours: 0, ...rule });
+  assert.equal(created.statusCode, 201, created.body);
+  return { tree, key, surveyId: survey.json().id };
+}
+
+const hoursAgo = (h: number): string => new Date(Date.now() - h * 3_600_000).toISOString();
+
+async function checkOut(t: TestApp, w: World, email: string, extra: Record<string, unknown> = {}, stay: Record<string, unknown> = {}) {
+  const r = await t.api(w.key, 'POST', '/guests', {
+    email, property_id: w.tree.properties[0], language_code: 'de', first_name: 'Anna', marketing_consent: true, ...extra,
+    reservation: { external_id: `R-${email}`, status: 'checked_out', checked_out_at: hoursAgo(2), ...stay },
+  });
+  assert.ok(r.statusCode === 200 || r.statusCode === 201, r.body);
+  return r.json();
+}
+
+/** One planning pass and sending until nothing is due, as the worker does. */
+async function runWorker(t: TestApp, planner = newPlannerState()): Promise<void> {
+  await planInvitations(t.ctx.db, t.config.secretKey, planner);
+  const mailer = createMailer({ smtpUrl: sink.url, mailDir: null })!;
+  const deps = { db: t.ctx.db, mailer, secretKey: t.config.secretKey, publicUrl: t.config.publicUrl, mailFrom: t.config.mailFrom, retryScheduleS: [0, 0], log: t.app.log };
+  try {
+    while ((await sendDueBatch(deps)) > 0) { /* until none is due */ }
+  } finally {
+    mailer.close();
+  }
+}
+
+const invitations = async (t: TestApp, surveyId: string) => {
+  const r = await t.admin('GET', `/surveys/${surveyId}/invitations`);
+  assert.equal(r.statusCode, 200, r.body);
+  return r.json().data as any[];
+};
+
+const mailsTo = (address: string) => sink.mails.filter((m) => m.to === address);
+const linkIn = (text: string, kind: 's' | 'u'): string => {
+  const match = new RegExp(`https?://[^\\s>]+/${kind}/([A-Za-z0-9_-]+)`).exec(text);
+  assert.ok(match, `no /${kind}/ link in ${text}`);
+  return new URL(match[0]).pathname;
+};
+const countEvents = async (t: TestApp, type: string) =>
+  Number((await t.ctx.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('type', '=', type).executeTakeFirstOrThrow()).n);
+
+eachDatabase('invitation rules: created for a published survey and a node below its own, listed, stopped; faults name the field', async (t) => {
+  const tree = await createTree(t);
+  const other = await createTree(t, { name: 'Other' });
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { node_id: tree.regions[0], name: 'S', definition: DEFINITION, status: 'published' })).json();
+  const draft = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { node_id: tree.root, name: 'D', definition: DEFINITION, status: 'draft' })).json();
+  const created = await t.admin('POST', `/surveys/${survey.id}/invitation-rules`, { node_id: tree.properties[0], delay_hours: 0.5 });
+  assert.equal(created.statusCode, 201, created.body);
+  const rule = created.json();
+  assert.deepEqual({ ...rule, id: undefined, created_at: undefined }, {
+    id: undefined, created_at: undefined, account_id: tree.accountId, survey_id: survey.id, node_id: tree.properties[0],
+    delay_hours: 0.5, consent: 'granted', max_age_days: 14, cooldown_days: 30,
+  });
+  const cases: [string, Record<string, unknown>, number, RegExp][] = [
+    [survey.id, { node_id: tree.regions[1], delay_hours: 1 }, 400, /node_id must be the survey's node or a node below it/],
+    [survey.id, { node_id: other.root, delay_hours: 1 }, 400, /node_id must be a node of this account/],
+    [survey.id, { node_id: tree.root, delay_hours: -1 }, 400, /delay_hours/],
+    [survey.id, { node_id: tree.root }, 400, /delay_hours/],
+    [survey.id, { node_id: tree.regions[0], delay_hours: 1, consent: 'maybe' }, 400, /consent/],
+    [survey.id, { node_id: tree.regions[0], delay_hours: 1, cooldown_days: -2 }, 400, /cooldown_days/],
+    [draft.id, { node_id: tree.root, delay_hours: 1 }, 409, /draft/],
+    ['00000000-0000-7000-8000-000000000000', { node_id: tree.root, delay_hours: 1 }, 404, /survey not found/],
+  ];
+  for (const [id, body, status, message] of cases) {
+    const r = await t.admin('POST', `/surveys/${id}/invitation-rules`, body);
+    assert.equal(r.statusCode, status, `${JSON.stringify(body)}: ${r.body}`);
+    assert.match(r.json().error, message);
+  }
+  assert.deepEqual((await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data.map((r: any) => r.id), [rule.id]);
+  assert.equal((await t.admin('DELETE', `/invitation-rules/${rule.id}`)).statusCode, 200);
+  assert.equal((await t.admin('DELETE', `/invitation-rules/${rule.id}`)).statusCode, 404);
+  assert.deepEqual((await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data, []);
+});
+
+eachDatabase('a checked-out guest gets one e-mail in their language with both links and one-click headers; answering completes the response once', async (t) => {
+  const w = await world(t);
+  const email = `anna-${t.dialect}@example.com`;
+  const guest = await checkOut(t, w, email);
+  await runWorker(t);
+  await runWorker(t);
+  const [mail, ...more] = mailsTo(email);
+  assert.ok(mail, 'an e-mail arrived');
+  assert.equal(more.length, 0, 'one e-mail per stay');
+  assert.match(mail.parsed.subject ?? '', /Wie war Ihr Aufenthalt im Harbour Hotel\?/);
+  assert.match(mail.parsed.text ?? '', /Guten Tag Anna,/);
+  assert.match(String(mail.parsed.html), /<a href="http:\/\/[^"]+\/s\/[A-Za-z0-9_-]{43}"/);
+  const surveyPath = linkIn(mail.parsed.text ?? '', 's');
+  const unsubscribePath = linkIn(mail.parsed.text ?? '', 'u');
+  assert.match(mail.raw, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+  // Headers as a reader sees them: a long one may be folded onto a second line (RFC 5322).
+  const unfolded = mail.raw.replace(/\r\n[ \t]+/g, ' ');
+  assert.match(unfolded, new RegExp(`^List-Unsubscribe: <${t.config.publicUrl.replace(/[.]/g, '\\.')}${unsubscribePath}>`, 'm'));
+  const [sent] = await invitations(t, w.surveyId);
+  assert.equal(sent.status, 'sent');
+  assert.equal(sent.state, 'sent');
+  assert.equal(sent.guest_id, guest.id);
+  assert.equal(sent.language, 'de');
+  assert.equal(JSON.stringify(sent).includes(surveyPath.slice(3)), false, 'the token is never listed');
+
+  // Opening the link starts the response (channel email, the stay's property).
+  const page = await t.app.inject({ method: 'GET', url: surveyPath });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.headers['content-security-policy'] as string, /default-src 'self'/);
+  assert.match(page.body, /<html lang="de">/);
+  assert.match(page.body, /<legend>Wie wahrscheinlich empfehlen Sie uns\?/);
+  assert.match(page.body, /Sonst noch etwas\? &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+  assert.doesNotMatch(page.body, /<script>alert/);
+  let responses = (await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses`)).json().data;
+  assert.equal(responses.length, 1);
+  assert.deepEqual([responses[0].status, responses[0].channel, responses[0].node_id], ['started', 'email', w.tree.properties[0]]);
+  assert.equal((await invitations(t, w.surveyId))[0].state, 'opened');
+
+  // A required answer missing: the page again, the fault beside the question, what was entered kept.
+  const missing = await t.app.inject({ method: 'POST', url: surveyPath, payload: 'q.room=4&q.note=Sch%C3%B6n', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(missing.statusCode, 400);
+  assert.match(missing.body, /id="q\.nps-fault">Bitte beantworten Sie diese Frage\./);
+  assert.match(missing.body, /value="4" checked/);
+  assert.match(missing.body, />Schön<\/textarea>/);
+  const bad = await t.app.inject({ method: 'POST', url: surveyPath, payload: 'q.nps=11', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.body, /id="q\.nps-fault">Bitte wählen Sie eine der angebotenen Antworten\./);
+
+  const form = 'q.nps=9&q.room=4&q.again=yes&q.liked=spa&q.liked=food&q.note=Sehr+sch%C3%B6n';
+  const submit = () => t.app.inject({ method: 'POST', url: surveyPath, payload: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const thanks = await submit();
+  assert.equal(thanks.statusCode, 200);
+  assert.match(thanks.body, /Vielen Dank!/);
+  responses = (await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses`)).json().data;
+  assert.deepEqual([responses[0].status, responses[0].overall_score], ['completed', 9]);
+  assert.equal(JSON.stringify(responses).includes(email), false, 'no e-mail in the public API');
+  const answers = (await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses/${responses[0].id}/answers`)).json().data;
+  const byId = Object.fromEntries(answers.map((a: any) => [a.question_id, [a.question_path, a.question_type, a.value, a.numeric_value, a.comment]]));
+  assert.deepEqual(byId, {
+    nps: ['stay/nps', 'nps', 9, 9, null], room: ['stay/room', 'rating', 4, 4, null], again: ['more/again', 'yes_no', true, 1, null],
+    liked: ['more/liked', 'choice', ['spa', 'food'], null, null], note: ['more/note', 'text', 'Sehr schön', null, null],
+  });
+  assert.equal(await countEvents(t, 'survey.response_completed'), 1);
+  assert.equal((await invitations(t, w.surveyId))[0].state, 'answered');
+
+  // The same link later: the thank-you page, nothing changes.
+  assert.match((await submit()).body, /Vielen Dank!/);
+  assert.match((await t.app.inject({ method: 'GET', url: surveyPath })).body, /Vielen Dank!/);
+  assert.equal(await countEvents(t, 'survey.response_completed'), 1);
+  assert.equal((await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses/${responses[0].id}/answers`)).json().data.length, 5);
+});
+
+eachDatabase('unsubscribe: the page, the one-click POST, guest.unsubscribed once, no e-mail afterwards, a later grant does not override it', async (t) => {
+  const w = await world(t, { cooldown_days: 0 });
+  const email = `leave-${t.dialect}@example.com`;
+  await checkOut(t, w, email);
+  await runWorker(t);
+  const unsubscribePath = linkIn(mailsTo(email)[0]!.parsed.text ?? '', 'u');
+  const page = await t.app.inject({ method: 'GET', url: unsubscribePath, headers: { 'accept-language': 'en' } });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /<button type="submit">Abmelden<\/button>/, 'in the invitation\'s language');
+  const oneClick = () => t.app.inject({ method: 'POST', url: unsubscribePath, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const done = await oneClick();
+  assert.equal(done.statusCode, 200);
+  assert.match(done.body, /Sie sind abgemeldet/);
+  assert.equal((await oneClick()).statusCode, 200);
+  assert.equal(await countEvents(t, 'guest.unsubscribed'), 1);
+  // A later push grants consent and checks out a new stay: still withdrawn, no e-mail.
+  await checkOut(t, w, email, { marketing_consent: true }, { external_id: 'second-stay' });
+  const lookup = await t.admin('GET', `/accounts/${w.tree.accountId}/guests?property_id=${w.tree.properties[0]}&email=${email}`);
+  assert.equal(lookup.json().marketing_consent, 'withdrawn');
+  await runWorker(t);
+  assert.equal(mailsTo(email).length, 1);
+  const cancelled = (await invitations(t, w.surveyId)).find((i) => i.status === 'cancelled');
+  assert.equal(cancelled?.last_error, 'the guest withdrew consent');
+});
+
+eachDatabase('who is not invited: consent as the rule says, cancelled stays, erased guests, the cooldown, old stays; delay waits', async (t) => {
+  const w = await world(t);
+  const d = t.dialect;
+  await checkOut(t, w, `unknown-${d}@who.example`, { marketing_consent: undefined });
+  await checkOut(t, w, `cancel-${d}@who.example`);
+  await checkOut(t, w, `erase-${d}@who.example`);
+  await checkOut(t, w, `twice-${d}@who.example`);
+  await checkOut(t, w, `twice-${d}@who.example`, {}, { external_id: 'twice-second' });
+  await checkOut(t, w, `old-${d}@who.example`, {}, { checked_out_at: hoursAgo(15 * 24) });
+  await checkOut(t, w, `south-${d}@who.example`, { property_id: w.tree.properties[2] });
+  await checkOut(t, w, `booked-${d}@who.example`, {}, { status: 'booked' });
+  const planner = newPlannerState();
+  await planInvitations(t.ctx.db, t.config.secretKey, planner);
+  // Changes after planning and before sending count.
+  await checkOut(t, w, `cancel-${d}@who.example`, {}, { status: 'cancelled' });
+  assert.equal((await t.admin('POST', `/accounts/${w.tree.accountId}/guests/erase`, { property_id: w.tree.properties[0], email: `erase-${d}@who.example` })).statusCode, 200);
+  await runWorker(t, planner);
+  const reasons = Object.fromEntries((await invitations(t, w.surveyId)).map((i) => [i.status === 'sent' ? 'sent' : i.last_error, i.status]));
+  assert.deepEqual(Object.keys(reasons).sort(), [
+    'sent', 'the guest has not granted consent', 'the guest was invited within the last 30 days', 'the stay is cancelled', 'the stay or the guest was erased',
+  ].sort());
+  assert.deepEqual(sink.mails.filter((m) => m.to.endsWith(`-${d}@who.example`)).map((m) => m.to), [`twice-${d}@who.example`]);
+
+  // not_withdrawn invites a guest who never said; a delay keeps it scheduled.
+  const rules = (await t.admin('GET', `/surveys/${w.surveyId}/invitation-rules`)).json().data;
+  await t.admin('DELETE', `/invitation-rules/${rules[0].id}`);
+  await t.admin('POST', `/surveys/${w.surveyId}/invitation-rules`, { node_id: w.tree.root, delay_hours: 0, consent: 'not_withdrawn' });
+  await checkOut(t, w, `quiet-${d}@who.example`, { marketing_consent: undefined, property_id: w.tree.properties[2] });
+  await checkOut(t, w, `later-${d}@who.example`, {}, { checked_out_at: new Date().toISOString(), check_out: null });
+  await t.admin('POST', `/surveys/${w.surveyId}/invitation-rules`, { node_id: w.tree.properties[0], delay_hours: 24 });
+  await runWorker(t);
+  const mine = sink.mails.filter((m) => m.to.endsWith(`-${d}@who.example`)).map((m) => m.to);
+  assert.ok(mine.includes(`quiet-${d}@who.example`), 'not_withdrawn invites a guest who never answered');
+  assert.ok(!mine.includes(`later-${d}@who.example`), 'the deepest rule (24 h) waits');
+  const later = (await invitations(t, w.surveyId)).find((i) => i.status === 'scheduled');
+  assert.ok(later && Date.parse(later.send_at) > Date.now() + 23 * 3_600_000);
+});
+
+eachDatabase('SMTP refusals: a temporary one is retried with its reason kept, a permanent one fails at once', async (t) => {
+  const w = await world(t, { cooldown_days: 0 });
+  const email = `retry-${t.dialect}@example.com`;
+  const refused = `refused-${t.dialect}@example.com`;
+  sink.refuse((i) => (i === 0 ? { code: 451, message: 'try again later' } : undefined));
+  await checkOut(t, w, email);
+  await planInvitations(t.ctx.db, t.config.secretKey, newPlannerState());
+  const mailer = createMailer({ smtpUrl: sink.url, mailDir: null })!;
+  const deps = { db: t.ctx.db, mailer, secretKey: t.config.secretKey, publicUrl: t.config.publicUrl, mailFrom: t.config.mailFrom, retryScheduleS: [0], log: t.app.log };
+  try {
+    await sendDueBatch(deps);
+    let [first] = await invitations(t, w.surveyId);
+    assert.equal(first.status, 'scheduled');
+    assert.match(first.last_error, /451 try again later/);
+    await sendDueBatch(deps);
+    [first] = await invitations(t, w.surveyId);
+    assert.deepEqual([first.status, first.attempts, first.last_error], ['sent', 2, null]);
+    sink.refuse(() => ({ code: 550, message: 'no such mailbox' }));
+    await checkOut(t, w, refused);
+    await planInvitations(t.ctx.db, t.config.secretKey, newPlannerState());
+    await sendDueBatch(deps);
+    const failed = (await invitations(t, w.surveyId)).find((i) => i.status === 'failed');
+    assert.match(failed?.last_error ?? '', /550 no such mailbox/);
+  } finally {
+    sink.refuse(null);
+    mailer.close();
+  }
+  assert.equal(mailsTo(refused).length, 0);
+});
+
+eachDatabase('links: an unknown or altered token is a 404 page for GET and POST; the public QR-code survey takes answers without personal data', async (t) => {
+  const w = await world(t);
+  for (const path of ['/s/nope', `/s/${'A'.repeat(43)}`, '/u/nope', `/u/${'A'.repeat(43)}`]) {
+    for (const method of ['GET', 'POST'] as const) {
+      const r = await t.app.inject({ method, url: path, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(r.statusCode, 404, `${method} ${path}`);
+      assert.match(r.body, /This link is not valid/);
+    }
+  }
+  const url = `/s/public/${w.surveyId}?node=${w.tree.properties[1]}`;
+  const page = await t.app.inject({ method: 'GET', url, headers: { 'accept-language': 'en-GB,en;q=0.9' } });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /<legend>How likely are you to recommend us\?/);
+  assert.match(page.body, new RegExp(`action="/s/public/${w.surveyId}\\?node=${w.tree.properties[1]}"`));
+  assert.equal((await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses`)).json().data.length, 0, 'opening stores nothing');
+  const r = await t.app.inject({ method: 'POST', url, payload: 'q.nps=3', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(r.statusCode, 200);
+  const [response] = (await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses`)).json().data;
+  assert.deepEqual([response.channel, response.status, response.node_id, response.overall_score], ['qr_code', 'completed', w.tree.properties[1], 3]);
+  for (const bad of [`/s/public/${w.surveyId}`, `/s/public/${w.surveyId}?node=${w.tree.regions[0]}`, `/s/public/${w.surveyId}?node=nope`, `/s/public/nope?node=${w.tree.properties[0]}`]) {
+    assert.equal((await t.app.inject({ method: 'GET', url: bad })).statusCode, 404, bad);
+  }
+});
