@@ -2,11 +2,19 @@
 // and, with --serve, the API served on it.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { DemoResult } from '../demo/generate.ts';
+import type { DemoInvitations } from '../demo/invitations.ts';
 import { DEFAULT_SEED } from '../demo/random.ts';
 import { wholeNumber } from './accounts.ts';
 import { serveUntilSignalled } from './serve.ts';
 import { toCliError, withDatabase } from './support.ts';
+
+/** Where the demo's invitation e-mails go (MAIL_DIR overrides it): beside the embedded database, else ./data/mail. */
+function demoMailDir(databaseUrl: string): string {
+  return databaseUrl.startsWith('sqlite:') ? join(dirname(databaseUrl.slice('sqlite:'.length)), 'mail') : join('data', 'mail');
+}
 
 export function registerDemo(program: Command): void {
   program.command('demo')
@@ -24,16 +32,29 @@ export function registerDemo(program: Command): void {
       '  $ npx repute demo --serve',
     ].join('\n'))
     .action(async (options: { serve?: boolean; force?: boolean; seed: number }) => {
-      const config = loadConfig();
+      // Without an SMTP server the demo's invitation e-mails are written as files a newcomer can open.
+      const env = loadConfig();
+      const config = loadConfig({ ...process.env, MAIL_DIR: process.env.MAIL_DIR || demoMailDir(env.databaseUrl) });
       // Loaded on use, not at the top: `repute --help` need not load the generator and the drivers.
-      const [{ resetForDemo }, { generateDemo }] = await Promise.all([import('../demo/reset.ts'), import('../demo/generate.ts')]);
+      const [{ resetForDemo }, { generateDemo }, { createDemoInvitations }, { seeded }] = await Promise.all([
+        import('../demo/reset.ts'), import('../demo/generate.ts'), import('../demo/invitations.ts'), import('../demo/random.ts'),
+      ]);
       try {
         await resetForDemo(config.databaseUrl, options.force ?? false);
       } catch (error) {
         throw toCliError(error, config);
       }
       process.stderr.write('creating demo data…\n');
-      const result = await withDatabase((database) => generateDemo(database, options.seed));
+      const mailDir = config.mailDir!;
+      // The previous demo's e-mails would link to invitations that no longer exist.
+      rmSync(mailDir, { recursive: true, force: true });
+      const result = await withDatabase(async (database) => {
+        const demo = await generateDemo(database, options.seed);
+        const invitations = await createDemoInvitations(database.db, seeded(options.seed + 1), demo.accountId, {
+          secretKey: config.secretKey, publicUrl: config.publicUrl, mailFrom: config.mailFrom, mailDir,
+        });
+        return { ...demo, invitations };
+      });
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
       process.stdout.write(describe(result, config.databaseUrl, `http://${host}:${config.port}`, options.seed));
       if (options.serve) {
@@ -45,7 +66,7 @@ export function registerDemo(program: Command): void {
     });
 }
 
-function describe(r: DemoResult, databaseUrl: string, origin: string, seed: number): string {
+function describe(r: DemoResult & { invitations: DemoInvitations }, databaseUrl: string, origin: string, seed: number): string {
   const base = `${origin}/api/v4`;
   return [
     `Demo data ready in ${databaseUrl} (seed ${seed}):`,
@@ -59,6 +80,10 @@ function describe(r: DemoResult, databaseUrl: string, origin: string, seed: numb
     '',
     `Dashboard: ${origin}/    sign in as ${r.owner.email} with the password ${r.owner.password}`,
     '           (an owner of the whole group; shown this once, only its scrypt hash is stored)',
+    '',
+    `Survey:    ${r.invitations.link}`,
+    `           a guest's invitation link; ${r.invitations.sent} invitation e-mails are in ${r.invitations.mailDir}/*.eml (open one in a`,
+    `           mail program), ${r.invitations.scheduled} more go out tomorrow. Set SMTP_URL to send them for real.`,
     '',
     `Base URL:  ${base}    (interactive docs: ${base}/docs)`,
     'First call:',

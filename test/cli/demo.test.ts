@@ -1,7 +1,7 @@
 // `repute demo`: fresh demo data served by `--serve` (the printed curl answers with data, every printed
 // key does its job), refusal to wipe an operator's data, and the same seed giving the same data.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type Database } from '../../src/db/connect.ts';
@@ -37,7 +37,8 @@ eachDatabase('repute demo --serve: fresh data, one key per scope set, and the pr
   const dir = mkdtempSync(join(tmpdir(), 'repute-demo-'));
   const url = t.dialect === 'sqlite' ? `sqlite:${join(dir, 'data', 'repute.db')}` : cliDatabaseUrl(t.testDb);
   const port = await freePort();
-  const child = startCli(['demo', '--serve', ...(t.dialect === 'postgres' ? ['--force'] : [])], cliEnv(url, { PORT: String(port) }));
+  const child = startCli(['demo', '--serve', ...(t.dialect === 'postgres' ? ['--force'] : [])],
+    cliEnv(url, { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...(t.dialect === 'postgres' ? { MAIL_DIR: join(dir, 'mail') } : {}) }));
   let database: Database | null = null;
   try {
     const out = await untilServing(child);
@@ -62,6 +63,20 @@ eachDatabase('repute demo --serve: fresh data, one key per scope set, and the pr
     });
     assert.equal(signIn.status, 303);
     assert.match(String(signIn.headers.get('set-cookie')), /repute_session=/);
+
+    // The printed survey link opens the survey on this server; the e-mails are .eml files beside the database.
+    const survey = /Survey:\s+(\S+)\n\s+a guest's invitation link; (\d+) invitation e-mails are in (\S+)\/\*\.eml/.exec(out);
+    assert.ok(survey, out);
+    assert.match(survey[1]!, new RegExp(`^http://127\\.0\\.0\\.1:${port}/s/[A-Za-z0-9_-]{43}$`));
+    const surveyPage = await fetch(survey[1]!);
+    assert.equal(surveyPage.status, 200);
+    assert.match(await surveyPage.text(), /<legend>How likely are you to recommend us to a friend or colleague\?/);
+    const emls = readdirSync(survey[3]!).filter((f) => f.endsWith('.eml'));
+    assert.equal(emls.length, Number(survey[2]));
+    assert.ok(emls.length >= 5, `${emls.length} e-mails`);
+    const eml = readFileSync(join(survey[3]!, emls[0]!), 'utf8');
+    assert.match(eml, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    assert.match(eml, /Content-Type: text\/html/);
 
     const page = await get(curl[2]!, curl[1]!);
     assert.equal(page.data.length, 2);
