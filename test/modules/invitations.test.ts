@@ -7,6 +7,7 @@ import type { TestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createTree, type Tree } from '../support/factories.ts';
 import { type MailSink, startMailSink } from '../support/mail-sink.ts';
+import { DEFINITION } from '../support/surveys.ts';
 import { createMailer } from '../../src/mail/transport.ts';
 import { newPlannerState, planInvitations } from '../../src/modules/invitations/planner.ts';
 import { sendDueBatch } from '../../src/modules/invitations/sender.ts';
@@ -15,20 +16,6 @@ let sink: MailSink;
 before(async () => { sink = await startMailSink(); });
 after(async () => { await sink.close(); });
 
-export const DEFINITION = {
-  pages: [
-    { id: 'stay', title: { en: 'Your stay', de: 'Ihr Aufenthalt' }, questions: [
-      { id: 'nps', type: 'nps', required: true, text: { en: 'How likely are you to recommend us?', de: 'Wie wahrscheinlich empfehlen Sie uns?' } },
-      { id: 'room', type: 'rating', scale: 5, text: { en: 'Your room', de: 'Ihr Zimmer' } },
-    ] },
-    { id: 'more', title: { en: 'More', de: 'Mehr' }, questions: [
-      { id: 'again', type: 'yes_no', text: { en: 'Would you stay again?', de: 'Würden Sie wiederkommen?' } },
-      { id: 'liked', type: 'choice', multiple: true, text: { en: 'What did you like?', de: 'Was hat Ihnen gefallen?' },
-        options: [{ id: 'spa', text: { en: 'Spa', de: 'Spa' } }, { id: 'food', text: { en: 'Food <b>', de: 'Essen <b>' } }] },
-      { id: 'note', type: 'text', text: { en: 'Anything else? <script>alert(1)</script>', de: 'Sonst noch etwas? <script>alert(1)</script>' } },
-    ] },
-  ],
-};
 
 interface World { tree: Tree; key: string; surveyId: string }
 
