@@ -9,6 +9,7 @@ import { registerKeys } from './keys.ts';
 import { registerImport } from './import.ts';
 import { registerDemo } from './demo.ts';
 import { registerInsights } from './insights.ts';
+import { registerInvitations } from './invitations.ts';
 import { registerUsers } from './users.ts';
 
 export const commands: Array<(program: Command) => void> = [
@@ -22,4 +23,5 @@ export const commands: Array<(program: Command) => void> = [
   registerDemo,
   registerGuests,
   registerInsights,
+  registerInvitations,
 ];
