@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { eachDatabase } from '../support/each-database.ts';
 import { createTree } from '../support/factories.ts';
-import { createUser, signedIn } from '../support/dashboard.ts';
+import { createUser, csrfOf, signedIn } from '../support/dashboard.ts';
+import { seedCheckedOutStays } from '../support/surveys.ts';
+import { newPlannerState, planInvitations } from '../../src/modules/invitations/planner.ts';
 
 const DEFINITION = { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', text: { en: 'Would you recommend us?' } }, { id: 'c', type: 'text', text: { en: 'Anything else?' } }] }] };
 
@@ -36,4 +38,46 @@ eachDatabase('surveys: counts and NPS of the reach, responses with answers, no e
   const south = await signedIn(t, (await createUser(t, tree.accountId, 'viewer', tree.regions[1])).email);
   assert.match((await south.get('/surveys')).body, /No published surveys yet\./);
   assert.equal((await south.get(`/surveys?survey=${survey.id}`)).statusCode, 404);
+});
+
+eachDatabase('surveys: a manager starts and stops invitations for the reach, sees their states; faults beside the field; a viewer only reads', async (t) => {
+  const tree = await createTree(t);
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Post-stay', node_id: tree.regions[0], definition: DEFINITION, status: 'published' })).json();
+  const manager = await signedIn(t, (await createUser(t, tree.accountId, 'manager', tree.regions[0])).email);
+  const page = `/surveys?survey=${survey.id}`;
+  assert.match((await manager.get(page)).body, /No invitations are sent for this survey\./);
+
+  const bad = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '-3', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.body, /aria-invalid="true" aria-describedby="delay_hours-fault"/);
+  assert.match(bad.body, /<span class="field-fault" id="delay_hours-fault">body\.delay_hours must be &gt;= 0<\/span>/);
+  assert.match(bad.body, /value="-3"/);
+  const outside = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[2], delay_hours: '2', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
+  assert.equal(outside.statusCode, 400);
+  assert.match(outside.body, /id="node_id-fault">node_id must be your node or a node below it/);
+
+  const made = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
+  assert.equal(made.statusCode, 303);
+  const [rule] = (await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data;
+  assert.deepEqual([rule.node_id, rule.delay_hours, rule.consent, rule.max_age_days, rule.cooldown_days], [tree.properties[0], 2, 'not_withdrawn', 7, 0]);
+  await seedCheckedOutStays(t.ctx.db, tree.accountId, tree.properties[0], 2);
+  await planInvitations(t.ctx.db, t.config.secretKey, newPlannerState());
+  const shown = (await manager.get(page)).body;
+  assert.match(shown, /<dt>Scheduled<\/dt><dd>2<\/dd>/);
+  assert.match(shown, /<th scope="row">Harbour Hotel<\/th><td>2<\/td><td>Guests who have not declined e-mails<\/td>/);
+
+  // A viewer sees the states, not the forms, and may not stop the rule.
+  const viewer = await signedIn(t, (await createUser(t, tree.accountId, 'viewer', tree.regions[0])).email);
+  const viewed = (await viewer.get(page)).body;
+  assert.match(viewed, /<dt>Scheduled<\/dt><dd>2<\/dd>/);
+  assert.doesNotMatch(viewed, /Start invitations|>Stop</);
+  assert.equal((await viewer.post(`/surveys/${survey.id}/rules/${rule.id}/delete`, { _csrf: csrfOf(viewed) })).statusCode, 403);
+  // A manager of the other region does not reach it.
+  const south = await signedIn(t, (await createUser(t, tree.accountId, 'manager', tree.regions[1])).email);
+  const southPage = await south.get(page);
+  assert.equal((await south.post(`/surveys/${survey.id}/rules/${rule.id}/delete`, { _csrf: csrfOf(southPage.body) })).statusCode, 404);
+
+  const stopped = await manager.submit(page, `/surveys/${survey.id}/rules/${rule.id}/delete`, {});
+  assert.equal(stopped.statusCode, 303);
+  assert.match((await manager.get(page)).body, /<dt>Not sent<\/dt><dd>2<\/dd>/);
 });

@@ -185,6 +185,31 @@ export async function listSurveyInvitations(
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
 }
 
+/** The survey's invitations at these nodes, by state (answered, else opened, else the status). */
+export async function countStates(db: Kysely<DB>, surveyId: string, nodeIds: readonly string[]): Promise<Record<string, number>> {
+  if (nodeIds.length === 0) return {};
+  const rows = await db.selectFrom('survey_invitations')
+    .select((eb) => [
+      eb.case().when('answered_at', 'is not', null).then('answered').when('opened_at', 'is not', null).then('opened').else(eb.ref('status')).end().as('state'),
+      eb.fn.countAll<number>().as('n'),
+    ])
+    .where('survey_id', '=', surveyId).where('node_id', 'in', nodeIds)
+    .groupBy('state')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [String(r.state), Number(r.n)]));
+}
+
+export async function latestInReach(db: Kysely<DB>, surveyId: string, nodeIds: readonly string[], limit: number): Promise<InvitationRow[]> {
+  if (nodeIds.length === 0) return [];
+  return db.selectFrom('survey_invitations').selectAll().where('survey_id', '=', surveyId).where('node_id', 'in', nodeIds)
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function nodeNames(db: Kysely<DB>, accountId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('nodes').select(['id', 'name']).where('account_id', '=', accountId).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export async function findBySurveyToken(db: Kysely<DB>, hash: string): Promise<InvitationRow | undefined> {
   return db.selectFrom('survey_invitations').selectAll().where('survey_token_hash', '=', hash).executeTakeFirst();
 }

@@ -1,21 +1,43 @@
 // /surveys: the published surveys of the user's reach with their responses and NPS; ?survey=<id>
 // shows that survey's latest responses with their answers (never a respondent's e-mail or token:
 // the public API's response and answer objects carry neither).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cursorsFor } from '../../http/pagination.ts';
+import { createRuleInReach, deleteRuleInReach, invitationOverview } from '../../modules/invitations/reach.ts';
+import { nodeNames } from '../../modules/invitations/repository.ts';
+import { CONSENT_MODES, RuleInput } from '../../modules/invitations/schemas.ts';
 import { getSurvey, listResponseAnswers, listResponses, surveySummaries } from '../../modules/surveys/service.ts';
+import { roleAtLeast } from '../../modules/users/service.ts';
+import { checkBody, field, type FormFault, formFault } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
-import { languageOf, requireUser, scopeOf } from './session.ts';
+import { languageOf, requireUser, scopeOf, userOf } from './session.ts';
 import { surveysCatalog } from './surveys-catalog.ts';
 
 const RESPONSES_PER_PAGE = 20;
+const RULE_FIELDS = ['node_id', 'delay_hours', 'consent', 'max_age_days', 'cooldown_days'] as const;
+
+/** The add-rule form as typed: strings, to show again beside a fault. */
+type RuleForm = Record<(typeof RULE_FIELDS)[number], string>;
+const EMPTY_RULE: RuleForm = { node_id: '', delay_hours: '24', consent: 'granted', max_age_days: '14', cooldown_days: '30' };
+
+const ruleFormOf = (request: FastifyRequest): RuleForm => Object.fromEntries(RULE_FIELDS.map((f) => [f, field(request, f).trim()])) as RuleForm;
+
+/** Numbers where the form has digits, so the schema names a wrong value ("body.delay_hours must be >= 0"). */
+function ruleBody(form: RuleForm): Record<string, unknown> {
+  const number = (v: string) => (v !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+  return {
+    node_id: form.node_id, delay_hours: number(form.delay_hours), consent: form.consent,
+    max_age_days: number(form.max_age_days), cooldown_days: number(form.cooldown_days),
+  };
+}
 
 export const surveysPage: DashboardPage = {
   nav: [{ href: '/surveys', label: 'nav.surveys', least: 'viewer' }],
   routes(web, ctx: AppContext) {
     const cursors = cursorsFor(ctx.config.secretKey);
-    web.get('/surveys', { preHandler: requireUser('viewer') }, async (request, reply) => {
+    const show = async (request: FastifyRequest, reply: FastifyReply, shown: { ruleForm?: RuleForm; fault?: FormFault | null } = {}) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), surveysCatalog);
       const query = request.query as { survey?: unknown; cursor?: unknown };
@@ -27,12 +49,41 @@ export const surveysPage: DashboardPage = {
         const page = cursors.sealPage(binding, await listResponses(ctx.db, principal, survey.id,
           cursors.open(binding, typeof query.cursor === 'string' ? query.cursor : undefined), RESPONSES_PER_PAGE));
         const answers = await Promise.all(page.data.map((r) => listResponseAnswers(ctx.db, principal, survey.id, r.id)));
+        const names = await nodeNames(ctx.db, principal.accountId);
         chosen = {
           survey, responses: page.data.map((r, i) => ({ ...r, answers: answers[i]! })),
           next: page.next_cursor ? `/surveys?survey=${survey.id}&cursor=${encodeURIComponent(page.next_cursor)}` : null,
+          invitations: await invitationOverview(ctx.db, principal, survey.id),
+          canManage: roleAtLeast(userOf(request).role, 'manager'),
+          nodes: [...names].filter(([id]) => principal.inSubtree(id)).map(([id, name]) => ({ id, name })),
         };
       }
-      return renderPage(request, reply, 'dashboard/surveys.eta', { title: t('surveys.title'), surveys, chosen }, surveysCatalog);
+      return renderPage(request, reply, 'dashboard/surveys.eta', {
+        title: t('surveys.title'), surveys, chosen, consentModes: CONSENT_MODES,
+        ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
+      }, surveysCatalog);
+    };
+
+    web.get('/surveys', { preHandler: requireUser('viewer') }, async (request, reply) => show(request, reply));
+
+    // Turn invitations on for a node of the user's reach (managers and owners).
+    web.post('/surveys/:id/rules', { preHandler: requireUser('manager') }, async (request, reply) => {
+      const surveyId = (request.params as { id: string }).id;
+      const form = ruleFormOf(request);
+      try {
+        await createRuleInReach(ctx.db, scopeOf(request), surveyId, checkBody(RuleInput, ruleBody(form)));
+      } catch (error) {
+        const fault = formFault(error, [...RULE_FIELDS]);
+        (request.query as Record<string, string>).survey = surveyId;
+        return show(request, reply.status(fault.status), { ruleForm: form, fault });
+      }
+      return reply.redirect(`/surveys?survey=${encodeURIComponent(surveyId)}#invitations`, 303);
+    });
+
+    web.post('/surveys/:id/rules/:rule/delete', { preHandler: requireUser('manager') }, async (request, reply) => {
+      const { id, rule } = request.params as { id: string; rule: string };
+      await deleteRuleInReach(ctx.db, scopeOf(request), rule);
+      return reply.redirect(`/surveys?survey=${encodeURIComponent(id)}#invitations`, 303);
     });
   },
 };

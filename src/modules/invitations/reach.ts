@@ -1,0 +1,51 @@
+// Invitations as a dashboard user sees them: the survey's rules and invitations within the user's
+// reach (their node's subtree), and rules they may add or stop there. The operator's view, without
+// a reach, is rules.ts.
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../access/principal.ts';
+import type { DB } from '../../db/schema.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
+import { lookup } from '../../lib/ids.ts';
+import { NOT_WITHIN_REACH } from '../nodes/service.ts';
+import { getSurvey } from '../surveys/service.ts';
+import * as repo from './repository.ts';
+import { createRule, deleteRule, toInvitation, toRule } from './rules.ts';
+import type { Invitation, InvitationRule, RuleInput } from './schemas.ts';
+
+export interface InvitationOverview {
+  rules: (InvitationRule & { node_name: string })[];
+  /** Invitations by state (answered, opened, sent, scheduled, failed, cancelled, sending). */
+  counts: Record<string, number>;
+  latest: (Invitation & { node_name: string })[];
+}
+
+/** The survey's rules and invitations within the principal's reach (404 when the survey is out of reach). */
+export async function invitationOverview(db: Kysely<DB>, principal: Principal, surveyId: string, latest = 20): Promise<InvitationOverview> {
+  const survey = await getSurvey(db, principal, surveyId);
+  const [rules, counts, rows, names] = await Promise.all([
+    repo.listSurveyRules(db, survey.id),
+    repo.countStates(db, survey.id, principal.subtree),
+    repo.latestInReach(db, survey.id, principal.subtree, latest),
+    repo.nodeNames(db, principal.accountId),
+  ]);
+  const name = (id: string) => names.get(id) ?? id;
+  return {
+    rules: rules.filter((r) => principal.inSubtree(r.node_id)).map((r) => ({ ...toRule(r), node_name: name(r.node_id) })),
+    counts,
+    latest: rows.map((r) => ({ ...toInvitation(r), node_name: name(r.node_id) })),
+  };
+}
+
+/** A rule on a node of the principal's reach, for a survey it sees. */
+export async function createRuleInReach(db: Kysely<DB>, principal: Principal, surveyId: string, input: RuleInput): Promise<InvitationRule> {
+  const survey = await getSurvey(db, principal, surveyId);
+  if (!principal.inSubtree(input.node_id)) throw invalid(NOT_WITHIN_REACH);
+  return createRule(db, survey.id, input);
+}
+
+/** Stops a rule of the principal's reach (404 otherwise). */
+export async function deleteRuleInReach(db: Kysely<DB>, principal: Principal, ruleId: string): Promise<void> {
+  const rule = await lookup(ruleId, (uuid) => repo.findRule(db, uuid));
+  if (!rule || rule.account_id !== principal.accountId || !principal.inSubtree(rule.node_id)) throw notFound('invitation rule');
+  await deleteRule(db, rule.id);
+}
