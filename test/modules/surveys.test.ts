@@ -7,7 +7,7 @@ import type { TestApp } from '../support/app.ts';
 
 const SURVEY_FIELDS = ['created_at', 'description', 'id', 'name', 'node_id', 'primary_language', 'published_at', 'status'];
 const DETAIL_FIELDS = [...SURVEY_FIELDS, 'published_definition'].sort();
-const RESPONSE_FIELDS = ['channel', 'completed_at', 'created_at', 'id', 'node_id', 'overall_score', 'started_at', 'status', 'survey_id'];
+const RESPONSE_FIELDS = ['channel', 'completed_at', 'created_at', 'id', 'node_id', 'overall_score', 'started_at', 'status', 'survey_id', 'updated_at'];
 const ANSWER_FIELDS = ['answered_at', 'comment', 'id', 'numeric_value', 'question_id', 'question_path', 'question_type', 'value'];
 const DEFINITION = { pages: [{ id: 'p1', questions: [{ id: 'nps', type: 'nps', text: { en: 'Would you recommend us?' } }] }] };
 const UNKNOWN = '00000000-0000-7000-8000-000000000000';
@@ -157,9 +157,11 @@ eachDatabase('GET /surveys/{id}/responses pages the responses given in the subtr
   assert.deepEqual(page2.data.map((r: any) => r.id), [r1.id]);
   assert.deepEqual({ has_more: page2.has_more, next_cursor: page2.next_cursor }, { has_more: false, next_cursor: null });
   assert.deepEqual(Object.keys(page2.data[0]).sort(), RESPONSE_FIELDS);
+  // updated_at: the change stamp of the response's last change (here its creation, completed).
+  assert.ok(page2.data[0].updated_at >= page2.data[0].created_at);
   assert.deepEqual(page2.data[0], {
     id: r1.id, survey_id: mine.id, node_id: p1, status: 'completed', channel: 'email', overall_score: 9,
-    started_at: at(1), completed_at: at(1, 5), created_at: at(1),
+    started_at: at(1), completed_at: at(1, 5), created_at: at(1), updated_at: page2.data[0].updated_at,
   });
   assert.equal(page1.data[1].completed_at, null);
   assert.equal(page1.data[1].overall_score, null);
@@ -288,10 +290,11 @@ eachDatabase('survey.response_completed is emitted once per response, with the p
   const [event] = await t.ctx.db.selectFrom('events').select(['payload', 'account_id']).where('type', '=', 'survey.response_completed').execute();
   const body = JSON.parse(event!.payload);
   assert.equal(body.account_id, tree.accountId);
+  assert.match(body.data.response.updated_at, /^\d{4}-\d{2}-\d{2}T/);
   assert.deepEqual(body.data, {
     response: {
       id: done.id, survey_id: s.id, node_id: p1, status: 'completed', channel: 'email', overall_score: 8,
-      started_at: at(1), completed_at: at(1, 9), created_at: at(1),
+      started_at: at(1), completed_at: at(1, 9), created_at: at(1), updated_at: body.data.response.updated_at,
     },
   });
 

@@ -59,7 +59,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reputation scores of the visible reviews of the key's subtree */
+        /** Reputation scores of the visible reviews of the key's subtree, or of a node, platforms or time range in it */
         get: operations["getAnalyticsScores"];
         put?: never;
         post?: never;
@@ -127,7 +127,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Responses to a survey given at nodes of the key's subtree, newest first */
+        /** Responses to a survey given at nodes of the key's subtree, newest first; filters, and sort=updated_at for sync */
         get: operations["listSurveyResponses"];
         put?: never;
         post?: never;
@@ -178,7 +178,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Topic mentions from reviews of the key's subtree, newest first */
+        /** Topic mentions from reviews of the key's subtree, newest first; filters by topic, sentiment, node and time */
         get: operations["listMentions"];
         put?: never;
         post?: never;
@@ -524,6 +524,11 @@ export interface components {
             completed_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description the change stamp of its last change (completion): the sync order
+             */
+            updated_at: string;
         };
         SurveyAnswer: {
             /** Format: uuid */
@@ -1143,7 +1148,15 @@ export interface operations {
     };
     getAnalyticsScores: {
         parameters: {
-            query?: never;
+            query?: {
+                node_id?: string;
+                /** @description repeatable: only reviews of these platforms */
+                platform?: string[];
+                /** @description reviewed_at at or after (inclusive) */
+                from?: string;
+                /** @description reviewed_at before (exclusive) */
+                to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1192,6 +1205,16 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1530,6 +1553,15 @@ export interface operations {
                 /** @description opaque; the previous page's next_cursor */
                 cursor?: string;
                 limit?: number;
+                status?: "started" | "completed";
+                /** @description created_at (when it was started) at or after (inclusive) */
+                from?: string;
+                /** @description created_at before (exclusive) */
+                to?: string;
+                /** @description created_at (default): newest first; updated_at: oldest change first, for incremental sync */
+                sort?: "created_at" | "updated_at";
+                /** @description with sort=updated_at: changes at or after this instant */
+                updated_since?: string;
             };
             header?: never;
             path: {
@@ -1825,6 +1857,13 @@ export interface operations {
                 /** @description opaque; the previous page's next_cursor */
                 cursor?: string;
                 limit?: number;
+                topic_id?: string;
+                sentiment?: "positive" | "neutral" | "negative";
+                node_id?: string;
+                /** @description created_at at or after (inclusive) */
+                from?: string;
+                /** @description created_at before (exclusive) */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -1868,6 +1907,16 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -31,6 +31,35 @@ export async function sumStatsByPlatform(db: Kysely<DB>, scope: SubtreeScope): P
   return merge(parts.flat());
 }
 
+/**
+ * The same sums read from the reviews of a time range (review_stats has no time): a range on the
+ * (account_id | node_id, reviewed_at) index, visible reviews only, optionally some platforms.
+ */
+export async function sumReviewsByPlatform(
+  db: Kysely<DB>, scope: SubtreeScope, range: { from?: string; to?: string; platforms?: readonly string[] },
+): Promise<PlatformSums[]> {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const yes = pg ? sql`case when recommend = 1 then 1 else 0 end` : sql`recommend = 1`;
+  const select = (where: ReturnType<typeof sql>) => sql<PlatformSums>`
+    select platform, count(*) as reviews, count(rating) as rating_count, coalesce(sum(rating), 0) as rating_sum,
+      count(rating_normalized) as normalized_count, coalesce(sum(rating_normalized), 0) as normalized_sum,
+      count(recommend) as recommend_count, coalesce(sum(${yes}), 0) as recommend_yes, count(owner_reply) as replied
+    from reviews where ${where} and is_hidden = 0
+      ${range.from !== undefined ? sql`and reviewed_at >= ${range.from}` : sql``}
+      ${range.to !== undefined ? sql`and reviewed_at < ${range.to}` : sql``}
+      ${range.platforms !== undefined ? sql`and platform in (${sql.join(range.platforms)})` : sql``}
+    group by platform`;
+  const parts: PlatformSums[][] = [];
+  if (scope.wholeAccount) {
+    parts.push((await select(sql`account_id = ${scope.accountId}`).execute(db)).rows);
+  } else {
+    for (let i = 0; i < scope.nodes.length; i += NODE_CHUNK) {
+      parts.push((await select(sql`node_id in (${sql.join(scope.nodes.slice(i, i + NODE_CHUNK))})`).execute(db)).rows);
+    }
+  }
+  return merge(parts.flat());
+}
+
 // Adds up rows of the same platform (several node chunks) and reads numbers the drivers may give as text.
 function merge(rows: PlatformSums[]): PlatformSums[] {
   const byPlatform = new Map<string, PlatformSums>();

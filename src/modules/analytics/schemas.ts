@@ -1,6 +1,6 @@
 // TypeBox schema of the public AnalyticsScores.
 import { Type, type Static } from 'typebox';
-import { Nullable, Uuid } from '../../http/schemas.ts';
+import { NonEmptyString, Nullable, Uuid } from '../../http/schemas.ts';
 
 const PlatformScore = Type.Object({
   platform: Type.String(),
@@ -20,3 +20,11 @@ export const AnalyticsScores = Type.Object({
   platform_scores: Type.Array(PlatformScore),
 }, { $id: 'AnalyticsScores' });
 export type AnalyticsScores = Static<typeof AnalyticsScores>;
+
+export const ScoresQuery = Type.Object({
+  node_id: Type.Optional(Uuid),
+  platform: Type.Optional(Type.Array(NonEmptyString(100), { maxItems: 20, description: 'repeatable: only reviews of these platforms' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'reviewed_at at or after (inclusive)' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'reviewed_at before (exclusive)' })),
+}, { additionalProperties: false });
+export type ScoresQuery = Static<typeof ScoresQuery>;

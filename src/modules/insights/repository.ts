@@ -19,12 +19,30 @@ export async function listRecommendationPage(db: Kysely<DB>, accountId: string, 
  * read from the review at query time (a correlated lookup per returned row, not a join, so the
  * keyset columns stay unambiguous), so hiding a review hides its mentions at once.
  */
-export async function listMentionPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<MentionListRow[]> {
-  return subtreePage<MentionListRow>(db, scope, after, limit, 'created_at', (filter) => whereNodeFilter(
-    db.selectFrom('mentions').select((eb) => [
-      'id', 'review_id', 'source_field', 'text', 'sentiment', 'canonical_label_id', 'custom_category_id', 'confidence', 'created_at',
-      eb.selectFrom('reviews').select('reviews.is_hidden').whereRef('reviews.id', '=', 'mentions.review_id').as('is_hidden'),
-    ]), filter));
+export async function listMentionPage(
+  db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, filters: MentionFilters = {},
+): Promise<MentionListRow[]> {
+  return subtreePage<MentionListRow>(db, scope, after, limit, 'created_at', (filter) => {
+    let q = whereNodeFilter(
+      db.selectFrom('mentions').select((eb) => [
+        'id', 'review_id', 'source_field', 'text', 'sentiment', 'canonical_label_id', 'custom_category_id', 'confidence', 'created_at',
+        eb.selectFrom('reviews').select('reviews.is_hidden').whereRef('reviews.id', '=', 'mentions.review_id').as('is_hidden'),
+      ]), filter);
+    if (filters.topicId !== undefined) q = q.where('canonical_label_id', '=', filters.topicId);
+    if (filters.sentiment !== undefined) q = q.where('sentiment', '=', filters.sentiment);
+    if (filters.from !== undefined) q = q.where('created_at', '>=', filters.from);
+    if (filters.to !== undefined) q = q.where('created_at', '<', filters.to);
+    return q;
+  });
+}
+
+/** The filters of a mention list (already checked). */
+export interface MentionFilters {
+  topicId?: string;
+  sentiment?: string;
+  /** created_at at or after (inclusive) / before (exclusive). */
+  from?: string;
+  to?: string;
 }
 
 /** Global topics and the account's own, by name (byte order on both databases) then id. */

@@ -5,7 +5,7 @@ import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
-import { Mention, Recommendation, Topic } from './schemas.ts';
+import { Mention, MentionListQuery, Recommendation, Topic } from './schemas.ts';
 import { listMentions, listRecommendations, listTopics } from './service.ts';
 
 export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -26,11 +26,11 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
   r.get('/insights/mentions', {
     schema: {
       operationId: 'listMentions',
-      tags: ['insights'], summary: 'Topic mentions from reviews of the key\'s subtree, newest first',
-      querystring: PageQuery, response: { 200: Page(Mention), ...errorResponses(400) },
+      tags: ['insights'], summary: 'Topic mentions from reviews of the key\'s subtree, newest first; filters by topic, sentiment, node and time',
+      querystring: MentionListQuery, response: { 200: Page(Mention), ...errorResponses(400, 404) },
     },
     onRequest,
-  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit)));
+  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit, request.query)));
 
   r.get('/insights/topics', {
     schema: { operationId: 'listTopics', tags: ['insights'], summary: 'Topic labels readable by the account: global ones and its own', response: { 200: List(Topic), ...errorResponses() } },

@@ -1,7 +1,7 @@
 // TypeBox schemas of insights: the public Recommendation, Mention and Topic, and the operator's
 // create bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, PageQuery, Uuid } from '../../http/schemas.ts';
 import { Sentiment } from '../reviews/schemas.ts';
 
 
@@ -96,3 +96,13 @@ export const Category = Type.Object({
   created_at: DateTime,
 }, { $id: 'Category' });
 export type Category = Static<typeof Category>;
+
+export const MentionListQuery = Type.Object({
+  ...PageQuery.properties,
+  topic_id: Type.Optional(Uuid),
+  sentiment: Type.Optional(Sentiment),
+  node_id: Type.Optional(Uuid),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'created_at at or after (inclusive)' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'created_at before (exclusive)' })),
+}, { additionalProperties: false });
+export type MentionListQuery = Static<typeof MentionListQuery>;

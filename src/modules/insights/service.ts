@@ -8,10 +8,12 @@ import { type PageOf, toPage } from '../../http/pagination.ts';
 import { invalid } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso, toIsoOrNull } from '../../lib/time.ts';
+import { timeRange } from '../../http/time-range.ts';
 import { requireAccount } from '../accounts/service.ts';
+import { narrowedScope } from '../nodes/service.ts';
 import { requireReview } from '../reviews/service.ts';
 import * as repo from './repository.ts';
-import type { Mention, MentionInput, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
+import type { Mention, MentionInput, MentionListQuery, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
 
 const toTopic = (row: TopicRow): Topic =>
   ({ id: row.id, name: row.name, language: row.language, parent_label_id: row.parent_label_id });
@@ -34,8 +36,17 @@ export async function listRecommendations(db: Kysely<DB>, principal: Principal, 
   return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toRecommendation);
 }
 
-export async function listMentions(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Mention>> {
-  const rows = await repo.listMentionPage(db, subtreeScope(principal), after, limit);
+export async function listMentions(
+  db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number, query: MentionListQuery = {},
+): Promise<PageOf<Mention>> {
+  const scope = query.node_id === undefined ? subtreeScope(principal) : await narrowedScope(db, principal, query.node_id);
+  const [from, to] = timeRange(query);
+  const rows = await repo.listMentionPage(db, scope, after, limit, {
+    ...(query.topic_id !== undefined ? { topicId: query.topic_id } : {}),
+    ...(query.sentiment !== undefined ? { sentiment: query.sentiment } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+  });
   return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toMention);
 }
 

@@ -16,6 +16,7 @@ import { toIso, toIsoOrNull } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { narrowedScope, requireAccountNode } from '../nodes/service.ts';
 import { matchingRules } from './alerts.ts';
+import { timeRange } from '../../http/time-range.ts';
 import * as repo from './repository.ts';
 import type { Review, ReviewInput, ReviewListQuery } from './schemas.ts';
 
@@ -55,9 +56,7 @@ export function reviewFilters(q: ReviewListQuery): repo.ReviewFilters {
   if (q.rating_min !== undefined && q.rating_max !== undefined && q.rating_min > q.rating_max) {
     throw invalid('querystring.rating_min must be at most rating_max');
   }
-  const from = q.from === undefined ? undefined : toIso(q.from);
-  const to = q.to === undefined ? undefined : toIso(q.to);
-  if (from !== undefined && to !== undefined && from >= to) throw invalid('querystring.from must be before to (from is inclusive, to exclusive)');
+  const [from, to] = timeRange(q);
   const sync = q.sort === 'updated_at';
   if (q.updated_since !== undefined && !sync) throw invalid('querystring.updated_since needs sort=updated_at');
   return {

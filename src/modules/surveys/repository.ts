@@ -9,7 +9,7 @@ export type SurveyListRow = Pick<SurveyRow, (typeof SURVEY_COLUMNS)[number]>;
 
 // Respondent e-mail, context and token are deliberately not among these: they never leave.
 const RESPONSE_COLUMNS = [
-  'id', 'survey_id', 'node_id', 'status', 'channel', 'overall_score', 'started_at', 'completed_at', 'created_at',
+  'id', 'survey_id', 'node_id', 'status', 'channel', 'overall_score', 'started_at', 'completed_at', 'created_at', 'updated_at',
 ] as const;
 export type ResponsePublicRow = Pick<SurveyResponseRow, (typeof RESPONSE_COLUMNS)[number]>;
 
@@ -19,12 +19,32 @@ export async function listPublishedSurveyPage(db: Kysely<DB>, scope: SubtreeScop
     whereNodeFilter(db.selectFrom('surveys').select(SURVEY_COLUMNS).where('status', '=', 'published'), filter));
 }
 
-/** One page of a survey's responses given at nodes of the subtree, newest first on (created_at, id). */
+/** The filters of a response list (already checked); `sync` switches to the oldest-change-first order. */
+export interface ResponseFilters {
+  status?: string;
+  /** created_at at or after (inclusive) / before (exclusive). */
+  from?: string;
+  to?: string;
+  /** Ascending (updated_at, id) from this stamp (inclusive), below the horizon (exclusive) when there is one. */
+  sync?: { since: string | null; horizon: string | null };
+}
+
+/**
+ * One page of a survey's responses given at nodes of the subtree: newest first on (created_at, id),
+ * or with `sync` oldest change first on (updated_at, id); limit + 1 rows.
+ */
 export async function listResponsePage(
-  db: Kysely<DB>, scope: SubtreeScope, surveyId: string, after: Keyset | null, limit: number,
+  db: Kysely<DB>, scope: SubtreeScope, surveyId: string, after: Keyset | null, limit: number, f: ResponseFilters = {},
 ): Promise<ResponsePublicRow[]> {
-  return subtreePage(db, scope, after, limit, 'created_at', (filter) =>
-    whereNodeFilter(db.selectFrom('survey_responses').select(RESPONSE_COLUMNS).where('survey_id', '=', surveyId), filter));
+  return subtreePage(db, scope, after, limit, f.sync ? 'updated_at' : 'created_at', (filter) => {
+    let q = whereNodeFilter(db.selectFrom('survey_responses').select(RESPONSE_COLUMNS).where('survey_id', '=', surveyId), filter);
+    if (f.status !== undefined) q = q.where('status', '=', f.status);
+    if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
+    if (f.to !== undefined) q = q.where('created_at', '<', f.to);
+    if (f.sync?.since != null) q = q.where('updated_at', '>=', f.sync.since);
+    if (f.sync?.horizon != null) q = q.where('updated_at', '<', f.sync.horizon);
+    return q;
+  }, f.sync ? 'asc' : 'desc');
 }
 
 export async function findSurvey(db: Kysely<DB>, id: string): Promise<SurveyRow | undefined> {

@@ -5,7 +5,7 @@ import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { IdParams, List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
-import { ResponseIdParams, Survey, SurveyAnswer, SurveyDetail, SurveyResponse } from './schemas.ts';
+import { ResponseIdParams, ResponseListQuery, Survey, SurveyAnswer, SurveyDetail, SurveyResponse } from './schemas.ts';
 import { getSurvey, listResponseAnswers, listResponses, listSurveys } from './service.ts';
 
 export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -30,12 +30,12 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
   r.get('/surveys/:id/responses', {
     schema: {
       operationId: 'listSurveyResponses',
-      tags: ['surveys'], summary: 'Responses to a survey given at nodes of the key\'s subtree, newest first',
-      params: IdParams, querystring: PageQuery, response: { 200: Page(SurveyResponse), ...errorResponses(400, 404) },
+      tags: ['surveys'], summary: 'Responses to a survey given at nodes of the key\'s subtree, newest first; filters, and sort=updated_at for sync',
+      params: IdParams, querystring: ResponseListQuery, response: { 200: Page(SurveyResponse), ...errorResponses(400, 404) },
     },
     onRequest,
   }, async (request) =>
-    pageOf(cursors, request, request.query, (after, limit) => listResponses(ctx.db, request.principal, request.params.id, after, limit)));
+    pageOf(cursors, request, request.query, (after, limit) => listResponses(ctx.db, request.principal, request.params.id, after, limit, request.query)));
 
   r.get('/surveys/:id/responses/:responseId/answers', {
     schema: {

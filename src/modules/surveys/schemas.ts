@@ -1,7 +1,7 @@
 // TypeBox schemas of surveys: the public Survey, SurveyDetail, SurveyResponse, SurveyAnswer, and the
 // operator's survey/response bodies (also used by the NDJSON importer).
 import { Type, type Static } from 'typebox';
-import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, Uuid } from '../../http/schemas.ts';
+import { DateTime, FiniteNumber, NonEmptyString, Nullable, OptionalNullable, PageQuery, Uuid } from '../../http/schemas.ts';
 
 /** A JSON object of any content (survey definitions, personalisation context). */
 const AnyObject = Type.Object({}, { additionalProperties: true });
@@ -35,6 +35,7 @@ export const SurveyResponse = Type.Object({
   started_at: DateTime,
   completed_at: Nullable(DateTime),
   created_at: DateTime,
+  updated_at: Type.String({ format: 'date-time', description: 'the change stamp of its last change (completion): the sync order' }),
 }, { $id: 'SurveyResponse' });
 export type SurveyResponse = Static<typeof SurveyResponse>;
 
@@ -49,6 +50,18 @@ export const SurveyAnswer = Type.Object({
   answered_at: DateTime,
 }, { $id: 'SurveyAnswer' });
 export type SurveyAnswer = Static<typeof SurveyAnswer>;
+
+export const ResponseListQuery = Type.Object({
+  ...PageQuery.properties,
+  status: Type.Optional(Type.Union([Type.Literal('started'), Type.Literal('completed')])),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'created_at (when it was started) at or after (inclusive)' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'created_at before (exclusive)' })),
+  sort: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('updated_at')], {
+    description: 'created_at (default): newest first; updated_at: oldest change first, for incremental sync',
+  })),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'with sort=updated_at: changes at or after this instant' })),
+}, { additionalProperties: false });
+export type ResponseListQuery = Static<typeof ResponseListQuery>;
 
 export const ResponseIdParams = Type.Object({ id: Type.String(), responseId: Type.String() });
 

@@ -10,14 +10,15 @@ import { type PageOf, toPage } from '../../http/pagination.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
-import { nowIso, toIsoOrNull } from '../../lib/time.ts';
-import { changeStamp } from '../../db/change-stamp.ts';
+import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
+import { changeStamp, syncHorizon } from '../../db/change-stamp.ts';
+import { timeRange } from '../../http/time-range.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { requireAccountNode } from '../nodes/service.ts';
 import type { ParsedAnswer } from './answers.ts';
 import { parseDefinition } from './definition.ts';
 import * as repo from './repository.ts';
-import type { ResponseCreated, ResponseInput, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
+import type { ResponseCreated, ResponseInput, ResponseListQuery, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
 
 function toSurvey(row: repo.SurveyListRow): Survey {
   return {
@@ -35,6 +36,7 @@ function toResponse(row: repo.ResponsePublicRow): SurveyResponse {
   return {
     id: row.id, survey_id: row.survey_id, node_id: row.node_id, status: row.status, channel: row.channel,
     overall_score: row.overall_score, started_at: row.started_at, completed_at: row.completed_at, created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -66,11 +68,20 @@ export async function getSurvey(db: Kysely<DB>, principal: Principal, id: string
 }
 
 export async function listResponses(
-  db: Kysely<DB>, principal: Principal, surveyId: string, after: Keyset | null, limit: number,
+  db: Kysely<DB>, principal: Principal, surveyId: string, after: Keyset | null, limit: number, query: ResponseListQuery = {},
 ): Promise<PageOf<SurveyResponse>> {
   const survey = await visibleSurvey(db, principal, surveyId);
-  const rows = await repo.listResponsePage(db, subtreeScope(principal), survey.id, after, limit);
-  return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toResponse);
+  const [from, to] = timeRange(query);
+  const sync = query.sort === 'updated_at';
+  if (query.updated_since !== undefined && !sync) throw invalid('querystring.updated_since needs sort=updated_at');
+  const filters: repo.ResponseFilters = {
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(sync ? { sync: { since: query.updated_since === undefined ? null : toIso(query.updated_since), horizon: await syncHorizon(db) } } : {}),
+  };
+  const rows = await repo.listResponsePage(db, subtreeScope(principal), survey.id, after, limit, filters);
+  return toPage(rows, limit, (r) => ({ time: sync ? r.updated_at : r.created_at, id: r.id }), toResponse);
 }
 
 export async function listResponseAnswers(db: Kysely<DB>, principal: Principal, surveyId: string, responseId: string): Promise<SurveyAnswer[]> {
