@@ -1,8 +1,8 @@
-// `repute accounts create`: an account, printed as the admin API's Account JSON.
+// `repute accounts create|list`: an account, printed as the admin API's Account JSON; every account.
 import { type Command, InvalidArgumentError } from 'commander';
 import type { AccountInput } from '../modules/accounts/schemas.ts';
 import { FEATURES } from '../access/scopes.ts';
-import { CliError, commaList, EXIT_USAGE, printJson, validate, withDatabase } from './support.ts';
+import { CliError, commaList, EXIT_USAGE, printJson, printTable, validate, withDatabase } from './support.ts';
 
 export const wholeNumber = (value: string): number => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number.');
@@ -32,5 +32,24 @@ export function registerAccounts(program: Command): void {
         });
         printJson(toAccount(await createAccount(database.db, input), config));
       }, { plan_features: '--features', webhook_endpoint_limit: '--webhook-limit' });
+    });
+
+  accounts.command('list')
+    .description('every account, newest first, as a table (or the admin API\'s JSON with --json)')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (options: { json?: boolean }) => {
+      const { listAccounts } = await import('../modules/accounts/service.ts');
+      await withDatabase(async (database, config) => {
+        const all = [];
+        let cursor: string | undefined;
+        for (;;) {
+          const page = await listAccounts(database.db, config, { limit: 500, ...(cursor ? { cursor } : {}) });
+          all.push(...page.data);
+          if (!page.next_cursor) break;
+          cursor = page.next_cursor;
+        }
+        if (options.json) printJson({ data: all });
+        else printTable(['ACCOUNT', 'CREATED', 'WEBHOOKS', 'FEATURES', 'NAME'], all.map((a) => [a.id, a.created_at, String(a.webhook_endpoint_limit), a.plan_features.join(','), a.name]));
+      });
     });
 }

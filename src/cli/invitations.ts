@@ -4,7 +4,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { InvitationListQuery, RuleInput } from '../modules/invitations/schemas.ts';
 import { wholeNumber } from './accounts.ts';
-import { printJson, validate, withDatabase } from './support.ts';
+import { printJson, printTable, validate, withDatabase } from './support.ts';
 
 // Loaded on use, not at the top: `repute --help` need not load the services.
 const rules = () => import('../modules/invitations/rules.ts');
@@ -13,15 +13,6 @@ const hours = (value: string): number => {
   if (!/^\d+(\.\d+)?$/.test(value)) throw new InvalidArgumentError('must be a number of hours, e.g. 24 or 0.5');
   return Number(value);
 };
-
-/** One line per invitation: id, state, when it is or was sent, attempts, and the reason when one is kept. */
-function printTable(rows: { id: string; state: string; send_at: string; sent_at: string | null; attempts: number; last_error: string | null }[]): void {
-  const lines = [['INVITATION', 'STATE', 'SEND AT', 'SENT AT', 'TRIES', 'REASON'], ...rows.map((r) => [
-    r.id, r.state, r.send_at, r.sent_at ?? '-', String(r.attempts), r.last_error ?? '',
-  ])];
-  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  for (const l of lines) process.stdout.write(`${l.map((cell, i) => (i === l.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()}\n`);
-}
 
 export function registerInvitations(program: Command): void {
   const invitations = program.command('invitations').description('post-stay survey invitations: rules that turn them on, and their states');
@@ -78,7 +69,9 @@ export function registerInvitations(program: Command): void {
         });
         const page = await listInvitations(database.db, o.survey, query);
         if (o.json) printJson(page);
-        else printTable(page.data);
+        else printTable(['INVITATION', 'STATE', 'SEND AT', 'SENT AT', 'TRIES', 'REASON'], page.data.map((r) => [
+          r.id, r.state, r.send_at, r.sent_at ?? '-', String(r.attempts), r.last_error ?? '',
+        ]));
       }, { status: '--status', limit: '--limit' });
     });
 }

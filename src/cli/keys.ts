@@ -1,7 +1,7 @@
-// `repute keys create` and `repute keys revoke`: API keys bound to a node with scopes.
+// `repute keys create|list|revoke`: API keys bound to a node with scopes (listed without their value).
 import type { Command } from 'commander';
 import { SCOPES } from '../access/scopes.ts';
-import { CliError, commaList, EXIT_USAGE, printJson, withDatabase } from './support.ts';
+import { CliError, commaList, EXIT_USAGE, printJson, printTable, withDatabase } from './support.ts';
 
 // Loaded on use, not at the top: `repute --help` need not load the services.
 const services = () => import('../modules/keys/service.ts');
@@ -33,6 +33,21 @@ export function registerKeys(program: Command): void {
       await withDatabase(async (database) => {
         await revokeKey(database.db, id);
         printJson({ id, revoked: true });
+      });
+    });
+
+  keys.command('list')
+    .description('the account\'s API keys, revoked ones too, newest first: never the key itself (only its hash is stored)')
+    .requiredOption('--account <id>', 'the account\'s id')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (options: { account: string; json?: boolean }) => {
+      const { accountKeys } = await services();
+      await withDatabase(async (database) => {
+        const keys = await accountKeys(database.db, options.account);
+        if (options.json) printJson({ data: keys });
+        else printTable(['KEY ID', 'NODE', 'CREATED', 'LAST USED', 'REVOKED', 'SCOPES', 'NAME'], keys.map((k) => [
+          k.id, k.node_id, k.created_at, k.last_used_at ?? '-', k.revoked_at ?? '-', k.scopes.join(','), k.name ?? '',
+        ]));
       });
     });
 }

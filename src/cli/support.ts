@@ -101,3 +101,10 @@ export const printJson = (value: unknown): void => {
 
 /** Commander parser for comma lists: "a, b,c" → ["a", "b", "c"]. */
 export const commaList = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Rows under a header, columns padded to their widest cell (the last column is not padded). */
+export function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const lines = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
+  for (const l of lines) process.stdout.write(`${l.map((cell, i) => (i === l.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()}\n`);
+}

@@ -13,3 +13,10 @@ export async function insertAccount(db: Kysely<DB>, row: AccountRow): Promise<vo
 export async function updateAccount(db: Kysely<DB>, id: string, changes: Partial<Omit<AccountRow, 'id' | 'created_at'>>): Promise<void> {
   await db.updateTable('accounts').set(changes).where('id', '=', id).execute();
 }
+
+/** A page of accounts, newest first on (created_at, id); limit + 1 rows. */
+export async function listAccountPage(db: Kysely<DB>, after: { created_at: string; id: string } | null, limit: number): Promise<AccountRow[]> {
+  let query = db.selectFrom('accounts').selectAll();
+  if (after) query = query.where((eb) => eb.or([eb('created_at', '<', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)])]));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+}

@@ -23,3 +23,9 @@ export type AccountInput = Static<typeof AccountInput>;
 
 export const AccountPatch = Type.Partial(AccountInput, { additionalProperties: false, minProperties: 1 });
 export type AccountPatch = Static<typeof AccountPatch>;
+
+export const AdminListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
+}, { additionalProperties: false });
+export type AdminListQuery = Static<typeof AdminListQuery>;

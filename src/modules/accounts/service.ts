@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { FEATURES } from '../../access/scopes.ts';
 import type { Config } from '../../config.ts';
 import type { AccountRow, DB } from '../../db/schema.ts';
+import { adminPage, decodeAdminCursor } from '../../http/admin-cursor.ts';
 import { notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -41,4 +42,10 @@ export async function updateAccount(db: Kysely<DB>, id: string, patch: AccountPa
   };
   if (Object.keys(changes).length > 0) await repo.updateAccount(db, id, changes);
   return { ...row, ...changes };
+}
+
+/** The operator's list of accounts, newest first (limit 1–500). */
+export async function listAccounts(db: Kysely<DB>, config: Pick<Config, 'webhookEndpointLimit'>, query: { limit?: number; cursor?: string }) {
+  const limit = query.limit ?? 100;
+  return adminPage(await repo.listAccountPage(db, decodeAdminCursor(query.cursor), limit), limit, (row) => toAccount(row, config));
 }

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
+import { adminPage, decodeAdminCursor } from '../../http/admin-cursor.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -63,21 +64,10 @@ export async function deleteRule(db: Kysely<DB>, id: string): Promise<{ id: stri
   });
 }
 
-const encodeCursor = (row: repo.InvitationRow): string => Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw invalid('cursor is not a next_cursor this list gave');
-  return { created_at: createdAt, id };
-}
-
 /** A survey's invitations, newest first, keyset-paged. */
 export async function listInvitations(db: Kysely<DB>, surveyId: string, query: InvitationListQuery) {
   const survey = await lookup(surveyId, (uuid) => repo.findSurveyWithPath(db, uuid));
   if (!survey) throw notFound('survey');
   const limit = query.limit ?? 100;
-  const rows = await repo.listSurveyInvitations(db, survey.id, query.status, query.cursor ? decodeCursor(query.cursor) : null, limit);
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  return { data: page.map(toInvitation), next_cursor: hasMore ? encodeCursor(page.at(-1)!) : null, has_more: hasMore };
+  return adminPage(await repo.listSurveyInvitations(db, survey.id, query.status, decodeAdminCursor(query.cursor), limit), limit, toInvitation);
 }

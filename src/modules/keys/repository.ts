@@ -55,3 +55,14 @@ export async function findKeyOwner(db: Kysely<DB>, id: string): Promise<{ accoun
   return db.selectFrom('api_keys').innerJoin('nodes', 'nodes.id', 'api_keys.node_id')
     .select(['api_keys.account_id', 'nodes.path as node_path']).where('api_keys.id', '=', id).executeTakeFirst();
 }
+
+/** Every key of the account, revoked ones too, newest first (the operator's view; never the hash). */
+export async function listAllAccountKeys(db: Kysely<DB>, accountId: string): Promise<Array<Omit<ApiKeyRow, 'key_hash'>>> {
+  return db.selectFrom('api_keys').select(['id', 'account_id', 'node_id', 'name', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
+    .where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export async function findKeyMeta(db: Kysely<DB>, id: string): Promise<Omit<ApiKeyRow, 'key_hash'> | undefined> {
+  return db.selectFrom('api_keys').select(['id', 'account_id', 'node_id', 'name', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
+    .where('id', '=', id).executeTakeFirst();
+}

@@ -13,7 +13,9 @@ import { lookup, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { NOT_WITHIN_REACH, requireAccountNode, subtreeIds } from '../nodes/service.ts';
-import { findKeyByHash, findKeyOwner, insertKey, listAccountKeys, markKeyUsed, revokeKey as revokeKeyRow } from './repository.ts';
+import {
+  findKeyByHash, findKeyMeta, findKeyOwner, insertKey, listAccountKeys, listAllAccountKeys, markKeyUsed, revokeKey as revokeKeyRow,
+} from './repository.ts';
 import type { CreatedKey, KeyInput } from './schemas.ts';
 
 export async function createKey(db: Kysely<DB>, accountId: string, input: KeyInput): Promise<CreatedKey> {
@@ -120,3 +122,32 @@ async function loadPrincipal(db: Kysely<DB>, keyHash: string): Promise<Principal
 /** The principal cache of a database (one per process context); ttlMs: how long a valid key's principal is kept. */
 export const principalCache = (db: Kysely<DB>, ttlMs?: number): PrincipalCache =>
   new PrincipalCache((keyHash) => loadPrincipal(db, keyHash), ttlMs);
+
+// --- the operator's view: every key of an account, revoked ones included, never its value or hash ----
+
+export interface KeyInfo {
+  id: string;
+  account_id: string;
+  node_id: string;
+  name: string | null;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const toKeyInfo = (row: Awaited<ReturnType<typeof findKeyMeta>> & object): KeyInfo => ({
+  id: row.id, account_id: row.account_id, node_id: row.node_id, name: row.name, scopes: JSON.parse(row.scopes) as string[],
+  created_at: row.created_at, last_used_at: row.last_used_at, revoked_at: row.revoked_at,
+});
+
+export async function accountKeys(db: Kysely<DB>, accountId: string): Promise<KeyInfo[]> {
+  await requireAccount(db, accountId);
+  return (await listAllAccountKeys(db, accountId)).map(toKeyInfo);
+}
+
+export async function keyInfo(db: Kysely<DB>, id: string): Promise<KeyInfo> {
+  const row = await lookup(id, (uuid) => findKeyMeta(db, uuid));
+  if (!row) throw notFound('API key');
+  return toKeyInfo(row);
+}

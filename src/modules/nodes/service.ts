@@ -97,3 +97,24 @@ export async function narrowedScope(db: Kysely<DB>, principal: Principal, nodeId
   const nodes = await subtreeIds(db, node.path);
   return { accountId: principal.accountId, nodes, wholeAccount: false, accountNodes: principal.accountNodes };
 }
+
+/** A node in the operator's tree view: the node, when it was made, and its children in path order. */
+export interface NodeTree extends Node {
+  created_at: string;
+  children: NodeTree[];
+}
+
+/** The account's nodes as a tree from its root (an account without nodes yet has none: []). */
+export async function accountNodeTree(db: Kysely<DB>, accountId: string): Promise<NodeTree[]> {
+  await requireAccount(db, accountId);
+  const rows = await accountNodes(db, accountId);
+  const byId = new Map<string, NodeTree>(rows.map((row) => [row.id, { ...toNode(row), created_at: row.created_at, children: [] }]));
+  const roots: NodeTree[] = [];
+  for (const row of rows) {
+    const node = byId.get(row.id)!;
+    const parent = row.parent_id === null ? undefined : byId.get(row.parent_id);
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+  }
+  return roots;
+}
