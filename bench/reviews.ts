@@ -1,4 +1,5 @@
-// Benchmark: the read path. GET /reviews (page 1 and 20,000 pages deep) and GET /analytics/scores
+// Benchmark: the read path. GET /reviews (page 1, 20,000 pages deep, filtered by platform + rating_max
+// + replied, and a sync page with sort=updated_at&updated_since) and GET /analytics/scores
 // over real HTTP against a baseline route in the same server process that runs the same page query
 // directly (no auth, scoping, rate limit or cursor handling; same response serialiser), on SQLite and PostgreSQL.
 //   node --import tsx bench/reviews.ts [--reviews 1000000] [--seconds 3] [--rounds 8] [--warmup 1]
@@ -132,9 +133,15 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       RATE_LIMIT_MAX: '1000000000',
     };
     const auth = { authorization: `Bearer ${seed.groupKey}` };
+    // The sync page starts at the group's median change stamp: half the group's reviews lie after it.
+    const median = await target.database.db.selectFrom('reviews').select('updated_at')
+      .where('account_id', '=', seed.accountId).where('node_id', 'in', groupNodes)
+      .orderBy('updated_at').offset(Math.floor(seed.boundGroupReviews / 2)).limit(1).executeTakeFirstOrThrow();
     const paths = {
       page1: `/api/v4/reviews?limit=${LIMIT}`,
       deep: `/api/v4/reviews?limit=${LIMIT}&cursor=${deepCursor}`,
+      filtered: `/api/v4/reviews?limit=${LIMIT}&platform=booking&rating_max=2&replied=false`,
+      sync: `/api/v4/reviews?limit=${LIMIT}&sort=updated_at&updated_since=${encodeURIComponent(median.updated_at)}`,
       analytics: '/api/v4/analytics/scores',
     };
 
@@ -151,6 +158,15 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       const deep = await getJson(server.url, paths.deep, auth);
       const base = await getJson(server.url, BASELINE_PATH);
       const scores = await getJson(server.url, paths.analytics, auth);
+      const filtered = await getJson(server.url, paths.filtered, auth);
+      const sync = await getJson(server.url, paths.sync, auth);
+      const bad = (filtered.body.data ?? []).find((r: { platform: string; rating: number | null; owner_reply: string | null }) =>
+        r.platform !== 'booking' || r.rating === null || r.rating > 2 || r.owner_reply !== null);
+      if (filtered.status !== 200 || filtered.body.data.length !== LIMIT || bad) throw new Error(`filtered page: ${filtered.status}, ${filtered.body.data?.length} rows${bad ? `, ${JSON.stringify(bad).slice(0, 200)}` : ''}`);
+      const stamps = (sync.body.data ?? []).map((r: { updated_at: string }) => r.updated_at);
+      if (sync.status !== 200 || stamps.length !== LIMIT || stamps.some((u: string, i: number) => u < median.updated_at || (i > 0 && u < stamps[i - 1]))) {
+        throw new Error(`sync page: ${sync.status}, ${stamps.length} rows, stamps ${stamps.slice(0, 3).join(', ')} (from ${median.updated_at})`);
+      }
       if (p1.status !== 200 || p1.body.data.length !== LIMIT) throw new Error(`page 1: ${p1.status} ${JSON.stringify(p1.body).slice(0, 200)}`);
       if (deep.status !== 200 || deep.body.data[0]?.id !== firstOfDeep.id) throw new Error(`deep page: ${deep.status}, first id ${deep.body.data?.[0]?.id} ≠ ${firstOfDeep.id}`);
       if (base.status !== 200 || base.body[0]?.id !== p1.body.data[0].id) throw new Error(`baseline: ${base.status} answers another first row`);
@@ -163,6 +179,8 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
         { name: 'reviews page 1', path: paths.page1, headers: auth },
         { name: `reviews page ${fmt(deepPage)}`, path: paths.deep, headers: auth },
         { name: 'analytics scores', path: paths.analytics, headers: auth },
+        { name: 'reviews filtered', path: paths.filtered, headers: auth },
+        { name: 'reviews sync page', path: paths.sync, headers: auth },
       ];
       console.log(`  load: ${opts.connections} connections, ${opts.rounds} rounds × ${opts.seconds} s per scenario (after ${opts.warmup} s warm-up each), rounds interleaved`);
       figures = await runLoad(server.url, scenarios, {
@@ -185,6 +203,8 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       { name: 'page1', path: paths.page1, headers: auth },
       { name: 'deep', path: paths.deep, headers: auth },
       { name: 'analytics', path: paths.analytics, headers: auth },
+      { name: 'filtered', path: paths.filtered, headers: auth },
+      { name: 'sync', path: paths.sync, headers: auth },
     ]);
     const principalScope = { accountId: seed.accountId, nodes: groupNodes, wholeAccount: false, accountNodes: 1 + 5 + 50 };
     const shape = subtreeShape(principalScope);
@@ -193,6 +213,8 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
     const plans: [string, Query][] = [
       [`GET /reviews page 1 (as run by the route: shape ${shape})`, captured.get('page1')!.at(-1)!],
       [`GET /reviews page ${fmt(deepPage)} (as run by the route: shape ${shape})`, captured.get('deep')!.at(-1)!],
+      ['GET /reviews?platform=booking&rating_max=2&replied=false (as run by the route)', captured.get('filtered')!.at(-1)!],
+      ['GET /reviews?sort=updated_at&updated_since=… (as run by the route)', captured.get('sync')!.at(-1)!],
       ...captured.get('analytics')!.map((q, i) => [`GET /analytics/scores (as run by the route${captured.get('analytics')!.length > 1 ? `, query ${i + 1}` : ''})`, q] as [string, Query]),
       [`page 1, shape ${other} (not chosen for this scope)`, reviewPageQuery(target.database.db, principalScope, null, LIMIT, other)],
       [`page ${fmt(deepPage)}, shape ${other} (not chosen for this scope)`, reviewPageQuery(target.database.db, principalScope, after, LIMIT, other)],
@@ -218,10 +240,14 @@ function summary(results: Result[]): void {
     const p1 = f('reviews page 1');
     const deep = f(`reviews page ${fmt(r.deepPage)}`);
     const scores = f('analytics scores');
+    const filtered = f('reviews filtered');
+    const sync = f('reviews sync page');
     const check = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     const rows: [string, string, string, boolean][] = [
       ['GET /reviews throughput / baseline', `${fmt(p1.rps)} / ${fmt(base.rps)} req/s`, (p1.rps / base.rps).toFixed(2) + ' (≥ 0.75)', p1.rps / base.rps >= 0.75],
       [`page ${fmt(r.deepPage)} / page 1 throughput`, `${fmt(deep.rps)} / ${fmt(p1.rps)} req/s`, (deep.rps / p1.rps).toFixed(2) + ' (≥ 0.9)', deep.rps / p1.rps >= 0.9],
+      ['filtered page / page 1 throughput', `${fmt(filtered.rps)} / ${fmt(p1.rps)} req/s`, (filtered.rps / p1.rps).toFixed(2) + ' (≥ 0.5)', filtered.rps / p1.rps >= 0.5],
+      ['sync page / page 1 throughput', `${fmt(sync.rps)} / ${fmt(p1.rps)} req/s`, (sync.rps / p1.rps).toFixed(2) + ' (≥ 0.5)', sync.rps / p1.rps >= 0.5],
       ['analytics p50 / reviews p50', `${scores.p50.toFixed(2)} / ${p1.p50.toFixed(2)} ms`, (scores.p50 / p1.p50).toFixed(2) + ' (≤ 2)', scores.p50 / p1.p50 <= 2],
       ['server RSS after the load', `${r.rssMb.toFixed(0)} MB`, '(≤ 300 MB)', r.rssMb <= 300],
     ];
