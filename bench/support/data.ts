@@ -122,8 +122,9 @@ export async function seedReviews(database: Database, options: SeedOptions): Pro
         LANGUAGES[Math.floor(rand() * LANGUAGES.length)]!,
         rating === null ? null : rating >= 4 ? 'positive' : rating === 3 ? 'neutral' : 'negative',
         replied ? 'Thank you for staying with us, we hope to welcome you again soon.' : null, repliedAt,
-        // Changed last when it was replied to, else when it was written: sync pages see a spread of stamps.
-        reviewedAt, hidden, recommend, now, repliedAt ?? reviewedAt,
+        // Changed last when it was replied to, else when it was written (never later than now, as the
+        // server's change stamps): sync pages see a spread of stamps.
+        reviewedAt, hidden, recommend, now, repliedAt !== null && repliedAt < now ? repliedAt : reviewedAt,
       ];
       batch.push(row);
       addStats(stats, nodeId, platform, contribution({
