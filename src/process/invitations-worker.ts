@@ -9,7 +9,7 @@ import type { DB } from '../db/schema.ts';
 import type { Log } from '../lib/log.ts';
 import { createMailer, type MailSettings } from '../mail/transport.ts';
 import { newPlannerState, planInvitations } from '../modules/invitations/planner.ts';
-import { sendDueBatch } from '../modules/invitations/sender.ts';
+import { sendAllDue } from '../modules/invitations/sender.ts';
 
 const POLL_MS = 1000;
 /** Planning reads stays changed since the last pass; more often than this would only re-read them. */
@@ -67,7 +67,7 @@ export function startInvitationsWorker(deps: { db: Kysely<DB>; commits: CommitSi
             db, mailer, secretKey: options.secretKey, publicUrl: options.publicUrl, mailFrom: options.mailFrom,
             retryScheduleS: options.mailRetryScheduleS, log, leaseMs: options.mailLeaseS * 1000,
           };
-          while (!stopped && (await sendDueBatch(senderDeps)) > 0) { /* until none is due */ }
+          await sendAllDue(senderDeps, 2, () => stopped);
         }
         outage.ok();
       } catch (error) {

@@ -1,5 +1,5 @@
 // Invitations under crashes and concurrency: a `repute worker` killed with SIGKILL mid-run leaves
-// nothing unsent after a restart, with duplicates at most the batch it had in flight (both
+// nothing unsent after a restart, with duplicates at most the batches it had in flight (both
 // databases); two workers on one PostgreSQL send every invitation exactly once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -29,7 +29,7 @@ const invitationIds = async (t: TestApp): Promise<string[]> =>
   (await t.ctx.db.selectFrom('survey_invitations').select('id').execute()).map((r) => `<invitation-${r.id}@127.0.0.1>`).sort();
 
 for (const dialect of dialects) {
-  test(`a worker killed with SIGKILL mid-run has every invitation sent after a restart, duplicates at most its batch [${dialect}]`, { timeout: 180_000 }, async () => {
+  test(`a worker killed with SIGKILL mid-run has every invitation sent after a restart, duplicates at most what it held [${dialect}]`, { timeout: 180_000 }, async () => {
     const t = await createTestApp(dialect);
     const sink = await startMailSink();
     const workers: ReputeProcess[] = [];
@@ -49,7 +49,8 @@ for (const dialect of dialects) {
       const received = sink.mails.map((m) => m.parsed.messageId);
       assert.deepEqual([...new Set(received)].sort(), await invitationIds(t), 'every invitation arrived');
       const duplicates = received.length - new Set(received).size;
-      assert.ok(duplicates <= DEFAULT_BATCH, `${duplicates} duplicates, more than the ${DEFAULT_BATCH} a worker holds at once`);
+      // A worker holds two batches at once (sendAllDue's lanes).
+      assert.ok(duplicates <= 2 * DEFAULT_BATCH, `${duplicates} duplicates, more than the ${2 * DEFAULT_BATCH} a worker holds at once`);
       assert.equal(await stopRepute(workers[1]!), 0);
     } finally {
       for (const w of workers) await stopRepute(w, 'SIGKILL');

@@ -168,3 +168,15 @@ async function record(deps: SenderDeps, sent: string[], failed: Failure[], lease
   });
   for (const f of failed) deps.log.warn({ invitation: f.id, attempt: f.attempts, reason: f.reason, final: f.permanent || schedule[f.attempts - 1] === undefined }, 'invitation e-mail not sent');
 }
+
+/**
+ * Sends until nothing is due, in `lanes` batches at once: while one batch waits on its database
+ * work (claim, decide, record), the other keeps the SMTP connections busy. Answers how many it claimed.
+ */
+export async function sendAllDue(deps: SenderDeps, lanes = 2, isStopped: () => boolean = () => false): Promise<number> {
+  let claimed = 0;
+  await Promise.all(Array.from({ length: lanes }, async () => {
+    for (let n = await sendDueBatch(deps); n > 0 && !isStopped(); n = await sendDueBatch(deps)) claimed += n;
+  }));
+  return claimed;
+}
