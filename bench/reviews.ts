@@ -143,6 +143,7 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       filtered: `/api/v4/reviews?limit=${LIMIT}&platform=booking&rating_max=2&replied=false`,
       sync: `/api/v4/reviews?limit=${LIMIT}&sort=updated_at&updated_since=${encodeURIComponent(median.updated_at)}`,
       analytics: '/api/v4/analytics/scores',
+      analyticsMonth: `/api/v4/analytics/scores?from=${encodeURIComponent(new Date(Date.now() - 30 * 86_400_000).toISOString())}`,
     };
 
     const server = await startChildServer({
@@ -205,6 +206,7 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       { name: 'analytics', path: paths.analytics, headers: auth },
       { name: 'filtered', path: paths.filtered, headers: auth },
       { name: 'sync', path: paths.sync, headers: auth },
+      { name: 'analyticsMonth', path: paths.analyticsMonth, headers: auth },
     ]);
     const principalScope = { accountId: seed.accountId, nodes: groupNodes, wholeAccount: false, accountNodes: 1 + 5 + 50 };
     const shape = subtreeShape(principalScope);
@@ -216,6 +218,7 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       ['GET /reviews?platform=booking&rating_max=2&replied=false (as run by the route)', captured.get('filtered')!.at(-1)!],
       ['GET /reviews?sort=updated_at&updated_since=… (as run by the route)', captured.get('sync')!.at(-1)!],
       ...captured.get('analytics')!.map((q, i) => [`GET /analytics/scores (as run by the route${captured.get('analytics')!.length > 1 ? `, query ${i + 1}` : ''})`, q] as [string, Query]),
+      ...captured.get('analyticsMonth')!.map((q, i) => [`GET /analytics/scores?from=<30 days ago> (as run by the route, query ${i + 1})`, q] as [string, Query]),
       [`page 1, shape ${other} (not chosen for this scope)`, reviewPageQuery(target.database.db, principalScope, null, LIMIT, other)],
       [`page ${fmt(deepPage)}, shape ${other} (not chosen for this scope)`, reviewPageQuery(target.database.db, principalScope, after, LIMIT, other)],
     ];
