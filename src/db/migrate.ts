@@ -10,6 +10,7 @@ import * as surveyInvitations from './migrations/2026-11-24T0200-survey-invitati
 import * as dashboardUsers from './migrations/2026-11-24T0300-dashboard-users.ts';
 import * as filtersSync from './migrations/2026-11-24T0400-filters-sync.ts';
 import * as webhookRotation from './migrations/2026-11-24T0500-webhook-rotation.ts';
+import * as invitationPlanning from './migrations/2026-11-24T0600-invitation-planning.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0300-dashboard-users': dashboardUsers,
   '2026-11-24T0400-filters-sync': filtersSync,
   '2026-11-24T0500-webhook-rotation': webhookRotation,
+  '2026-11-24T0600-invitation-planning': invitationPlanning,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -73,11 +73,11 @@ async function planAccount(db: Kysely<DB>, secretKey: Buffer, accountId: string,
   const paths = new Map((await listAccountNodePaths(db, accountId)).map((n) => [n.id, n.path]));
   const nowIso = new Date(now).toISOString();
   let scheduled = 0;
-  let afterId = '';
+  let after: { updated_at: string; id: string } | null = null;
   for (;;) {
-    const stays = await repo.listUninvitedStays(db, accountId, since, afterId, PAGE);
+    const stays = await repo.listUninvitedStays(db, accountId, since, after, PAGE);
     if (stays.length === 0) break;
-    afterId = stays.at(-1)!.id;
+    after = { updated_at: stays.at(-1)!.updated_at, id: stays.at(-1)!.id };
     const rows: Insertable<SurveyInvitationTable>[] = [];
     for (const stay of stays) {
       const end = stayEnd(stay);

@@ -56,20 +56,30 @@ export interface EndedStay {
   guest_id: string;
   checked_out_at: string | null;
   check_out: string | null;
+  updated_at: string;
   language_code: string | null;
 }
 
-/** The account's checked-out stays changed since `since` that have no invitation yet, in pages. */
-export async function listUninvitedStays(db: Kysely<DB>, accountId: string, since: string, afterId: string, limit: number): Promise<EndedStay[]> {
-  return db.selectFrom('reservations as r')
+/**
+ * The account's checked-out stays changed at or after `since` that have no invitation yet, a page
+ * at a time in (updated_at, id) order after `after`: one range of the (account, status, updated_at,
+ * id) index per page.
+ */
+export async function listUninvitedStays(
+  db: Kysely<DB>, accountId: string, since: string, after: { updated_at: string; id: string } | null, limit: number,
+): Promise<EndedStay[]> {
+  let query = db.selectFrom('reservations as r')
     .innerJoin('guests as g', 'g.id', 'r.guest_id')
-    .select(['r.id', 'r.account_id', 'r.property_id', 'r.guest_id', 'r.checked_out_at', 'r.check_out', 'g.language_code'])
+    .select(['r.id', 'r.account_id', 'r.property_id', 'r.guest_id', 'r.checked_out_at', 'r.check_out', 'r.updated_at', 'g.language_code'])
     .where('r.account_id', '=', accountId)
     .where('r.status', '=', 'checked_out')
-    .where('r.updated_at', '>=', since)
-    .where('r.id', '>', afterId)
+    .where('r.updated_at', '>=', since);
+  if (after) {
+    query = query.where((eb) => eb.or([eb('r.updated_at', '>', after.updated_at), eb.and([eb('r.updated_at', '=', after.updated_at), eb('r.id', '>', after.id)])]));
+  }
+  return query
     .where((eb) => eb.not(eb.exists(eb.selectFrom('survey_invitations as i').select(sql.lit(1).as('one')).whereRef('i.reservation_id', '=', 'r.id'))))
-    .orderBy('r.id')
+    .orderBy('r.updated_at').orderBy('r.id')
     .limit(limit)
     .execute();
 }
