@@ -75,11 +75,13 @@ async function planAccount(db: Kysely<DB>, secretKey: Buffer, accountId: string,
   let scheduled = 0;
   let after: { updated_at: string; id: string } | null = null;
   for (;;) {
-    const stays = await repo.listUninvitedStays(db, accountId, since, after, PAGE);
+    const stays = await repo.listEndedStays(db, accountId, since, after, PAGE);
     if (stays.length === 0) break;
     after = { updated_at: stays.at(-1)!.updated_at, id: stays.at(-1)!.id };
+    const invited = await repo.invitedStays(db, stays.map((s) => s.id));
     const rows: Insertable<SurveyInvitationTable>[] = [];
     for (const stay of stays) {
+      if (invited.has(stay.id)) continue;
       const end = stayEnd(stay);
       const endMs = end === null ? Number.NaN : Date.parse(end);
       const path = paths.get(stay.property_id);
