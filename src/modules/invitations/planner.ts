@@ -23,6 +23,8 @@ const OVERLAP_MS = 2 * 60_000;
 const FULL_SWEEP_EVERY_MS = HOUR_MS;
 const PAGE = 1000;
 const INSERT_CHUNK = 500;
+/** A pass that scheduled this many refreshes the table's statistics (repo.refreshStatistics). */
+const ANALYZE_AFTER = 5000;
 
 export interface PlannerState {
   /** When the previous pass began; null before the first. */
@@ -63,6 +65,7 @@ export async function planInvitations(db: Kysely<DB>, secretKey: Buffer, state: 
     const since = sweep ? now - Math.max(...accountRules.map((r) => r.max_age_days)) * DAY_MS : state.lastPassAt! - OVERLAP_MS;
     scheduled += await planAccount(db, secretKey, accountId, accountRules, new Date(since).toISOString(), now);
   }
+  if (scheduled >= ANALYZE_AFTER) await repo.refreshStatistics(db);
   state.lastPassAt = now;
   if (fullSweep) state.nextFullSweepAt = now + FULL_SWEEP_EVERY_MS;
   state.knownRules = new Set(rules.map((r) => r.id));

@@ -88,6 +88,15 @@ export async function invitedStays(db: Kysely<DB>, stayIds: readonly string[]): 
   return new Set(rows.map((r) => r.reservation_id));
 }
 
+/**
+ * PostgreSQL plans the sender's claims with fresh row counts. Autovacuum analyzes a grown table only
+ * a minute or so later; until then a table that went from empty to 100,000 invitations in one pass
+ * still looks empty, and each claim scans it instead of taking the due index.
+ */
+export async function refreshStatistics(db: Kysely<DB>): Promise<void> {
+  if (isPostgres(db)) await sql`analyze survey_invitations`.execute(db);
+}
+
 /** Inserts planned invitations; a stay that has one already keeps it (at most one per stay). */
 export async function insertInvitations(db: Kysely<DB>, rows: Insertable<SurveyInvitationTable>[]): Promise<number> {
   if (rows.length === 0) return 0;
