@@ -107,17 +107,20 @@ export async function insertInvitations(db: Kysely<DB>, rows: Insertable<SurveyI
 // ---- the sender ----
 
 /**
- * Leases up to `limit` due invitations (scheduled, or left `sending` by a worker that died: its
- * lease ran out) until `leaseUntil`, counting the attempt. The lease value marks the claim: the
- * outcome is written only where it still holds.
+ * Leases up to `limit` due invitations until `leaseUntil`, counting the attempt: `scheduled` ones
+ * due by `now` (oldest first: one range of the (status, send_at) index), or with `orphans`, ones left
+ * `sending` by a worker that died (its lease ran out). The lease value marks the claim: the outcome
+ * is written only where it still holds. SKIP LOCKED on PostgreSQL: two workers never take the same.
  */
-export async function claimDue(db: Kysely<DB>, now: string, leaseUntil: string, limit: number): Promise<InvitationRow[]> {
-  let due = db.selectFrom('survey_invitations').select('id')
-    .where('status', 'in', ['scheduled', 'sending'])
-    .where('send_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .orderBy('send_at')
-    .limit(limit);
+export async function claimDue(db: Kysely<DB>, now: string, leaseUntil: string, limit: number, orphans = false): Promise<InvitationRow[]> {
+  let due = orphans
+    ? db.selectFrom('survey_invitations').select('id').where('status', '=', 'sending').where('lease_until', '<', now).limit(limit)
+    : db.selectFrom('survey_invitations').select('id')
+      .where('status', '=', 'scheduled')
+      .where('send_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('send_at')
+      .limit(limit);
   if (isPostgres(db)) due = due.forUpdate().skipLocked();
   return db.updateTable('survey_invitations')
     .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))

@@ -115,11 +115,21 @@ function failureOf(error: unknown): { reason: string; permanent: boolean } {
   return { reason, permanent: typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600 };
 }
 
+/** How often a sender also looks for invitations a dead worker left `sending`. */
+const ORPHAN_CHECK_MS = 2000;
+const nextOrphanCheck = new WeakMap<Kysely<DB>, number>();
+
 /** One pass: claim, decide, send, record. Answers how many invitations it claimed (0: none due). */
 export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<number> {
   const { db, mailer } = deps;
   const lease = new Date(now + (deps.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
-  const claimed = await repo.claimDue(db, new Date(now).toISOString(), lease, deps.batch ?? DEFAULT_BATCH);
+  const at = new Date(now).toISOString();
+  const limit = deps.batch ?? DEFAULT_BATCH;
+  // Orphans now and then (a dead worker's, after its lease), so a steady backlog of scheduled ones cannot starve them.
+  const orphans = now >= (nextOrphanCheck.get(db) ?? 0);
+  if (orphans) nextOrphanCheck.set(db, now + ORPHAN_CHECK_MS);
+  let claimed = orphans ? await repo.claimDue(db, at, lease, limit, true) : [];
+  if (claimed.length < limit) claimed = [...claimed, ...(await repo.claimDue(db, at, lease, limit - claimed.length))];
   if (claimed.length === 0) return 0;
   const decisions = await decideBatch(db, claimed, lease, now);
   const toSend = claimed.filter((c) => decisions.get(c.id)?.kind === 'send');
