@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { v7 } from 'uuid';
 import type { Database } from '../../src/db/connect.ts';
 import { hashKey } from '../../src/access/api-key.ts';
-import { contribution, type StatsDelta } from '../../src/modules/reviews/repository.ts';
+import { contribution, rebuildMonthlyStats, type StatsDelta } from '../../src/modules/reviews/repository.ts';
 
 export const PLATFORMS = ['google', 'booking', 'tripadvisor', 'expedia'] as const;
 const ALL_FEATURES = ['reviews', 'surveys', 'analytics', 'insights', 'nodes', 'guests', 'webhooks'];
@@ -138,6 +138,7 @@ export async function seedReviews(database: Database, options: SeedOptions): Pro
   await writer.finish();
   await restoreIndexes();
   await insertStats(database, [...stats.values()]);
+  await rebuildMonthlyStats(database.db, tree.accountId);
   await analyze(database);
   return {
     ...tree, boundGroupId: tree.groups[0]!.id, boundGroupReviews, groupKey: keys.groupKey, rootKey: keys.rootKey,

@@ -11,6 +11,7 @@ import * as dashboardUsers from './migrations/2026-11-24T0300-dashboard-users.ts
 import * as filtersSync from './migrations/2026-11-24T0400-filters-sync.ts';
 import * as webhookRotation from './migrations/2026-11-24T0500-webhook-rotation.ts';
 import * as invitationPlanning from './migrations/2026-11-24T0600-invitation-planning.ts';
+import * as reviewMonthlyStats from './migrations/2026-11-24T0700-review-monthly-stats.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0400-filters-sync': filtersSync,
   '2026-11-24T0500-webhook-rotation': webhookRotation,
   '2026-11-24T0600-invitation-planning': invitationPlanning,
+  '2026-11-24T0700-review-monthly-stats': reviewMonthlyStats,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -58,6 +58,11 @@ export interface ReviewTable {
   sentiment_computed: number;
 }
 
+/** review_stats per calendar month (YYYY-MM) of reviewed_at. */
+export interface ReviewMonthlyStatsTable extends ReviewStatsTable {
+  month: string;
+}
+
 export interface ReviewStatsTable {
   node_id: string;
   platform: string;
@@ -370,6 +375,7 @@ export interface DB {
   api_keys: ApiKeyTable;
   reviews: ReviewTable;
   review_stats: ReviewStatsTable;
+  review_monthly_stats: ReviewMonthlyStatsTable;
   alert_rules: AlertRuleTable;
   surveys: SurveyTable;
   survey_responses: SurveyResponseTable;

@@ -186,6 +186,8 @@ eachDatabase('the demo generator gives the same data for the same seed, with rev
     const visible = a.reviews.filter((r) => r.is_hidden === 0).length;
     const stats = await t.ctx.db.selectFrom('review_stats').select(['reviews']).execute();
     assert.equal(stats.reduce((s, r) => s + r.reviews, 0), visible);
+    const monthly = await t.ctx.db.selectFrom('review_monthly_stats').select(['reviews']).execute();
+    assert.equal(monthly.reduce((s, r) => s + r.reviews, 0), visible, 'the monthly aggregates count every visible review once');
     const received = await t.ctx.db.selectFrom('events').select('id').where('type', '=', 'review.received').execute();
     assert.equal(received.length, a.reviews.length);
   } finally {

@@ -1,5 +1,6 @@
 // GET /analytics/scores: exact figures of a hand-computed fixture, how review writes move them, scoping, auth.
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createReview, createTree, type Tree } from '../support/factories.ts';
 import type { TestApp } from '../support/app.ts';
@@ -304,4 +305,29 @@ eachDatabase('concurrent hides, unhides and updates of one review leave the scor
   const s = await scores(t, key);
   assert.deepEqual({ total: s.total_reviews, score: s.overall_score, normalized: s.overall_score_normalized },
     { total: 2, score: 4.5, normalized: 90 });
+});
+
+/** review_monthly_stats as recomputed from the visible reviews, and as kept by the writes; rows of zeros dropped. */
+async function monthlyNowAndRecomputed(t: TestApp) {
+  const kept = (await t.ctx.db.selectFrom('review_monthly_stats').selectAll().execute())
+    .filter((r) => r.reviews !== 0).map((r) => `${r.node_id}|${r.platform}|${r.month}|${r.reviews}|${r.rating_count}|${Number(r.rating_sum)}|${r.replied}|${r.recommend_yes}`).sort();
+  const { rows } = await sql<any>`select node_id, platform, substr(reviewed_at, 1, 7) as month, count(*) as reviews, count(rating) as rating_count,
+      coalesce(sum(rating), 0) as rating_sum, count(owner_reply) as replied, coalesce(sum(case when recommend = 1 then 1 else 0 end), 0) as recommend_yes
+    from reviews where is_hidden = 0 group by node_id, platform, substr(reviewed_at, 1, 7)`.execute(t.ctx.db);
+  const recomputed = rows.map((r: any) => `${r.node_id}|${r.platform}|${r.month}|${Number(r.reviews)}|${Number(r.rating_count)}|${Number(r.rating_sum)}|${Number(r.replied)}|${Number(r.recommend_yes)}`).sort();
+  return { kept, recomputed };
+}
+
+eachDatabase('the monthly aggregates follow every write: create, a review moved to another month and node, hide, reply, bulk import', async (t) => {
+  const tree = await createTree(t);
+  const a = await createReview(t, tree.accountId, tree.properties[0], { platform: 'google', rating: 4, reviewed_at: '2026-03-10T10:00:00Z', recommend: true });
+  await createReview(t, tree.accountId, tree.properties[0], { platform: 'google', rating: 2, reviewed_at: '2026-03-20T10:00:00Z' });
+  const c = await createReview(t, tree.accountId, tree.properties[1], { platform: 'booking', rating: 5, reviewed_at: '2026-04-02T10:00:00Z' });
+  // The same (platform, external_id) again: the review moves to May and to another hotel.
+  assert.equal((await t.admin('POST', `/accounts/${tree.accountId}/reviews`, { node_id: tree.properties[2], platform: 'google', external_id: a.external_id, reviewed_at: '2026-05-01T00:00:00Z', rating: 3 })).statusCode, 200);
+  assert.equal((await t.admin('PATCH', `/reviews/${c.id}`, { is_hidden: true })).statusCode, 200);
+  assert.equal((await t.admin('PUT', `/reviews/${a.id}/reply`, { text: 'Thank you' })).statusCode, 200);
+  const { kept, recomputed } = await monthlyNowAndRecomputed(t);
+  assert.deepEqual(kept, recomputed);
+  assert.equal(kept.length, 2, kept.join('\n'));
 });

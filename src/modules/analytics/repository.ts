@@ -82,15 +82,30 @@ export async function sumStatsByNode(db: Kysely<DB>, nodeIds: readonly string[])
 
 export interface MonthlyScore { month: string; platform: string; reviews: number; rating_sum: number; rating_count: number }
 
-/** Visible reviews per month and platform since `from` (a range on the reviews' node/time index per node). */
+/** Visible reviews per month and platform from the month of `from` on, from review_monthly_stats (a few rows per node and month). */
 export async function monthlyScores(db: Kysely<DB>, nodeIds: readonly string[], from: string): Promise<MonthlyScore[]> {
   if (nodeIds.length === 0) return [];
-  const { rows } = await sql<MonthlyScore>`
-    select substr(reviewed_at, 1, 7) as month, platform, count(*) as reviews,
-      coalesce(sum(rating), 0) as rating_sum, count(rating) as rating_count
-    from reviews where node_id in (${sql.join(nodeIds)}) and reviewed_at >= ${from} and is_hidden = 0
-    group by substr(reviewed_at, 1, 7), platform order by month, platform`.execute(db);
-  return rows.map((r) => ({ ...r, reviews: Number(r.reviews), rating_sum: Number(r.rating_sum), rating_count: Number(r.rating_count) }));
+  const parts: MonthlyScore[] = [];
+  for (let i = 0; i < nodeIds.length; i += NODE_CHUNK) {
+    const rows = await db.selectFrom('review_monthly_stats')
+      .select(['month', 'platform', (eb) => eb.fn.sum<number>('reviews').as('reviews'), (eb) => eb.fn.sum<number>('rating_sum').as('rating_sum'),
+        (eb) => eb.fn.sum<number>('rating_count').as('rating_count')])
+      .where('node_id', 'in', nodeIds.slice(i, i + NODE_CHUNK)).where('month', '>=', from.slice(0, 7))
+      .groupBy(['month', 'platform']).execute();
+    parts.push(...rows.map((r) => ({ month: r.month, platform: r.platform, reviews: Number(r.reviews), rating_sum: Number(r.rating_sum), rating_count: Number(r.rating_count) })));
+  }
+  const merged = new Map<string, MonthlyScore>();
+  for (const p of parts) {
+    const key = `${p.month}|${p.platform}`;
+    const m = merged.get(key);
+    if (m) {
+      m.reviews += p.reviews;
+      m.rating_sum += p.rating_sum;
+      m.rating_count += p.rating_count;
+    } else merged.set(key, { ...p });
+  }
+  // Months whose reviews are all hidden keep rows of zeros: not shown.
+  return [...merged.values()].filter((m) => m.reviews > 0).sort((a, b) => (a.month === b.month ? (a.platform < b.platform ? -1 : 1) : a.month < b.month ? -1 : 1));
 }
 
 export interface RecentReplies { stars: number | null; reviews: number; replied: number; reply_seconds: number }

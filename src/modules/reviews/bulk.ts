@@ -1,7 +1,7 @@
 // Bulk review upsert (imports, demo): upsertReview's rules for a batch in ONE transaction, with the
 // batch's own SQL in the ReviewBulkStore (store-sqlite.ts: per-row prepared statements;
 // store-postgres.ts: multi-row statements).
-// review_stats deltas are summed in memory and applied once per (node, platform); review.received
+// review_stats and review_monthly_stats deltas are summed in memory and applied once per key; review.received
 // and review.alert_triggered go to the outbox in one multi-row append; alert rules load once.
 import type { Kysely } from 'kysely';
 import type { DB, ReviewRow } from '../../db/schema.ts';
@@ -11,7 +11,7 @@ import { newId } from '../../lib/ids.ts';
 import { changeStamp } from '../../db/change-stamp.ts';
 import { accountLineages, notAccountNode } from '../nodes/service.ts';
 import { ruleMatches, toAlertRule } from './alerts.ts';
-import { applyStatsMany, contribution, listAlertRules, moveNodeCopies, type Planned, type ReviewBulkStore, type StatsDelta } from './repository.ts';
+import { applyStatsMany, contribution, type KeyedDelta, listAlertRules, monthOf, moveNodeCopies, type Planned, type ReviewBulkStore } from './repository.ts';
 import type { ReviewInput } from './schemas.ts';
 import { needsExtraction, queueForExtraction, reviewFields, toReview } from './service.ts';
 
@@ -54,7 +54,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     let keys = new Set<string>();
     const created: ReviewRow[] = [];
     const toRead: ReviewRow[] = [];
-    const stats = new Map<string, StatsDelta & { node_id: string; platform: string }>();
+    const stats: KeyedDelta[] = [];
     const flush = async () => {
       if (run.length === 0) return;
       const written = await ctx.reviews.writeRun(trx, accountId, run);
@@ -85,7 +85,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     await flush();
 
     await queueForExtraction(trx, toRead, now);
-    await applyStatsMany(trx, [...stats.values()]);
+    await applyStatsMany(trx, stats);
     const events: NewEvent[] = [];
     if (created.length > 0) {
       const rules = (await listAlertRules(trx, accountId)).map(toAlertRule);
@@ -105,15 +105,8 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
   });
 }
 
-function addStats(stats: Map<string, StatsDelta & { node_id: string; platform: string }>, row: ReviewRow, sign: 1 | -1): void {
-  const key = `${row.node_id}\u0000${row.platform}`;
-  const delta = contribution(row, sign);
-  const sum = stats.get(key);
-  if (!sum) {
-    stats.set(key, { node_id: row.node_id, platform: row.platform, ...delta });
-    return;
-  }
-  for (const field of Object.keys(delta) as Array<keyof StatsDelta>) sum[field] += delta[field];
+function addStats(stats: KeyedDelta[], row: ReviewRow, sign: 1 | -1): void {
+  stats.push({ node_id: row.node_id, platform: row.platform, month: monthOf(row), ...contribution(row, sign) });
 }
 
 // ---- Which database errors are about the data (reject the line) rather than the database (stop).

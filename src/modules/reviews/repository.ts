@@ -135,27 +135,62 @@ export function contribution(row: Pick<ReviewRow, 'is_hidden' | 'rating' | 'rati
   };
 }
 
-export async function applyStats(db: Kysely<DB>, nodeId: string, platform: string, d: StatsDelta): Promise<void> {
-  await applyStatsMany(db, [{ node_id: nodeId, platform, ...d }]);
+/** The month (YYYY-MM, UTC) a review counts in: the month of its reviewed_at. */
+export const monthOf = (row: Pick<ReviewRow, 'reviewed_at'>): string => row.reviewed_at.slice(0, 7);
+
+/** One review's contribution to its (node, platform) aggregate and to its month's. */
+export type KeyedDelta = StatsDelta & { node_id: string; platform: string; month: string };
+
+export async function applyStats(db: Kysely<DB>, row: Pick<ReviewRow, 'node_id' | 'platform' | 'reviewed_at'>, d: StatsDelta): Promise<void> {
+  await applyStatsMany(db, [{ node_id: row.node_id, platform: row.platform, month: monthOf(row), ...d }]);
 }
 
-/** applyStats for many (node, platform) pairs in one statement per chunk (bulk imports); pairs must be distinct. */
-export async function applyStatsMany(db: Kysely<DB>, deltas: Array<StatsDelta & { node_id: string; platform: string }>): Promise<void> {
-  const rows = deltas.filter((d) => STATS_FIELDS.some((f) => d[f] !== 0));
+const addInto = <K extends string>(sums: Map<string, StatsDelta & Record<K, string>>, key: string, keys: Record<K, string>, d: StatsDelta) => {
+  const sum = sums.get(key);
+  if (!sum) {
+    sums.set(key, { ...keys, ...d });
+    return;
+  }
+  for (const f of STATS_FIELDS) sum[f] += d[f];
+};
+
+const ADD_UP = (table: 'review_stats' | 'review_monthly_stats') => Object.fromEntries(
+  ['reviews', 'rating_count', 'rating_sum', 'normalized_count', 'normalized_sum', 'recommend_count', 'recommend_yes', 'replied']
+    .map((f) => [f, sql`${sql.ref(`${table}.${f}`)} + ${sql.ref(`excluded.${f}`)}`]),
+);
+
+/**
+ * Adds deltas to review_stats (per node and platform) and review_monthly_stats (per node, platform
+ * and month) in the caller's transaction, one statement per chunk of each.
+ */
+export async function applyStatsMany(db: Kysely<DB>, deltas: readonly KeyedDelta[]): Promise<void> {
+  const totals = new Map<string, StatsDelta & { node_id: string; platform: string }>();
+  const months = new Map<string, StatsDelta & { node_id: string; platform: string; month: string }>();
+  for (const { node_id, platform, month, ...d } of deltas) {
+    if (!STATS_FIELDS.some((f) => d[f] !== 0)) continue;
+    addInto(totals, `${node_id}\u0000${platform}`, { node_id, platform }, d);
+    addInto(months, `${node_id}\u0000${platform}\u0000${month}`, { node_id, platform, month }, d);
+  }
+  const rows = [...totals.values()];
   for (let i = 0; i < rows.length; i += 500) {
     await db.insertInto('review_stats').values(rows.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['node_id', 'platform']).doUpdateSet({
-        reviews: sql`review_stats.reviews + excluded.reviews`,
-        rating_count: sql`review_stats.rating_count + excluded.rating_count`,
-        rating_sum: sql`review_stats.rating_sum + excluded.rating_sum`,
-        normalized_count: sql`review_stats.normalized_count + excluded.normalized_count`,
-        normalized_sum: sql`review_stats.normalized_sum + excluded.normalized_sum`,
-        recommend_count: sql`review_stats.recommend_count + excluded.recommend_count`,
-        recommend_yes: sql`review_stats.recommend_yes + excluded.recommend_yes`,
-        replied: sql`review_stats.replied + excluded.replied`,
-      }))
-      .execute();
+      .onConflict((oc) => oc.columns(['node_id', 'platform']).doUpdateSet(ADD_UP('review_stats'))).execute();
   }
+  const monthly = [...months.values()];
+  for (let i = 0; i < monthly.length; i += 500) {
+    await db.insertInto('review_monthly_stats').values(monthly.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['node_id', 'month', 'platform']).doUpdateSet(ADD_UP('review_monthly_stats'))).execute();
+  }
+}
+
+/** Recomputes an account's monthly aggregates from its visible reviews (data written around the writes above: benchmarks' seeds). */
+export async function rebuildMonthlyStats(db: Kysely<DB>, accountId: string): Promise<void> {
+  await db.deleteFrom('review_monthly_stats').where('node_id', 'in', db.selectFrom('nodes').select('id').where('account_id', '=', accountId)).execute();
+  await sql`insert into review_monthly_stats (node_id, platform, month, reviews, rating_count, rating_sum, normalized_count, normalized_sum,
+      recommend_count, recommend_yes, replied)
+    select node_id, platform, substr(reviewed_at, 1, 7), count(*), count(rating), coalesce(sum(rating), 0), count(rating_normalized),
+      coalesce(sum(rating_normalized), 0), count(recommend), coalesce(sum(case when recommend = 1 then 1 else 0 end), 0), count(owner_reply)
+    from reviews where account_id = ${accountId} and is_hidden = 0 group by node_id, platform, substr(reviewed_at, 1, 7)`.execute(db);
 }
 
 const STATS_FIELDS = [

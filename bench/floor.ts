@@ -1,0 +1,200 @@
+// Benchmark (issue 14): Repute against the floor of its stack, measured from outside.
+//   node --import tsx bench/floor.ts [--reviews 1000000] [--seconds 5] [--rounds 3] [--connections 16] [--db sqlite|postgres|both]
+// Data: one account, root → 5 groups → 10 properties, N reviews (55% in the first group, whose key
+// is used), a mention for about every fourth review. Two servers on the same database, each in its
+// own process:
+//  - Repute: `repute serve` (the compiled bundle, as operators run it), inline worker off;
+//  - the floor (bench/support/floor-server.ts): bare node:http with the driver alone, running the
+//    SQL Repute runs for the same request (captured from Repute), a plain key comparison, the same
+//    envelope, JSON.stringify.
+// Both answers are checked byte for byte (md5) before any load. Load: wrk -t1 -c16 (Debian's
+// package, installed when missing) in rounds interleaved between the servers; per scenario and
+// server: req/s, p50/p99 latency, and the server's CPU time per request (/proc/<pid>/stat).
+// Scenarios: GET /reviews page 1 and page 20,000, GET /analytics/scores, GET /insights/mentions.
+import { execFileSync, fork, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import type { Dialect } from '../src/db/connect.ts';
+import { cursorsFor, listBinding } from '../src/http/pagination.ts';
+import { cliDatabaseUrl } from '../test/cli/run.ts';
+import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { freePort } from '../test/support/ports.ts';
+import { seedReviews } from './support/data.ts';
+import { captureRouteQueries, type Query } from './support/explain.ts';
+import type { FloorOptions } from './support/floor-server.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    reviews: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' }, db: { type: 'string', default: 'both' },
+  },
+});
+const REVIEWS = Number(args.reviews);
+const SECONDS = Number(args.seconds);
+const ROUNDS = Number(args.rounds);
+const CONNECTIONS = Number(args.connections);
+const DEEP_PAGE = 20_000;
+const LIMIT = 25;
+const dialects: Dialect[] = args.db === 'both' ? (process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']) : [args.db as Dialect];
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+function ensureWrk(): void {
+  if (spawnSync('wrk', ['--version']).error === undefined) return;
+  console.log('  installing wrk (Debian package)…');
+  const install = spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (install.status !== 0) throw new Error('wrk is missing and apt-get install wrk failed');
+}
+
+/** CPU time (user + system) of a process so far, in µs. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+interface Figures { rps: number; p50: number; p99: number; cpuPerRequest: number; errors: number }
+
+/** `wrk --latency` against one URL; latency lines read as ms. */
+function wrk(url: string, key: string, pid: number): Figures {
+  const before = cpuMicros(pid);
+  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', `Authorization: Bearer ${key}`, url], { encoding: 'utf8' });
+  const cpu = cpuMicros(pid) - before;
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
+    if (!m) throw new Error(`wrk: no ${label}% latency in\n${out}`);
+    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+  };
+  const requests = Number(/(\d+) requests in/.exec(out)![1]);
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((s, n) => s + Number(n), 0) ?? 0);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: ms('50'), p99: ms('99'), cpuPerRequest: cpu / Math.max(1, requests), errors };
+}
+
+async function startRepute(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/repute.mjs', import.meta.url)), 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'warn', REPUTE_WORKER: 'off',
+      RATE_LIMIT_MAX: '1000000000', PORT: String(port), HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`repute serve exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 600) throw new Error('repute serve did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, pid: child.pid!, stop: async () => { child.kill('SIGTERM'); await new Promise((resolve) => child.once('exit', resolve)); } };
+}
+
+async function startFloor(options: FloorOptions): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = fork(fileURLToPath(new URL('./support/floor-server.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'], env: { ...process.env, REPUTE_FLOOR_SERVER: JSON.stringify(options) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m: { url: string }) => resolve(m.url));
+    child.once('exit', (code) => reject(new Error(`floor server exited with ${code}`)));
+  });
+  return { url, pid: child.pid!, stop: async () => { child.send({ type: 'stop' }); await new Promise((resolve) => child.once('exit', resolve)); } };
+}
+
+async function seedMentions(target: TestDatabase, accountId: string): Promise<void> {
+  // One mention per review whose id ends in 0, 4, 8 or c (about a quarter), created when the review was written.
+  const topic = await target.database.db.selectFrom('topics').select('id').where('account_id', 'is', null).orderBy('id').executeTakeFirstOrThrow();
+  await sql`insert into mentions (id, account_id, review_id, node_id, canonical_label_id, custom_category_id, text, source_field, sentiment, confidence, created_at, extracted, import_key)
+    select id, account_id, id, node_id, ${topic.id}, null, 'The room was spotless.', 'text', sentiment, 0.9, reviewed_at, 1, null
+    from reviews where account_id = ${accountId} and substr(id, 36, 1) in ('0', '4', '8', 'c')`.execute(target.database.db);
+  if (target.dialect === 'postgres') await sql`analyze mentions`.execute(target.database.db);
+}
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+async function benchDialect(dialect: Dialect): Promise<string[]> {
+  console.log(`\n=== ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${fmt(REVIEWS)} reviews ===`);
+  const target = await freshDatabase(dialect);
+  try {
+    const seed = await seedReviews(target.database, { reviews: REVIEWS, groups: 5, propertiesPerGroup: 10, boundGroupShare: 0.55, days: 730 });
+    await seedMentions(target, seed.accountId);
+    const groupNodes = [seed.boundGroupId, ...seed.groups[0]!.properties];
+    const deepPage = Math.min(DEEP_PAGE, Math.floor(seed.boundGroupReviews / LIMIT));
+    const last = await target.database.db.selectFrom('reviews').select(['reviewed_at', 'id']).where('account_id', '=', seed.accountId)
+      .where('node_id', 'in', groupNodes).orderBy('reviewed_at', 'desc').orderBy('id', 'desc').offset((deepPage - 1) * LIMIT - 1).limit(1).executeTakeFirstOrThrow();
+    const cursors = cursorsFor(Buffer.from(SECRET_KEY, 'base64'));
+    const reviewsBinding = listBinding(seed.accountId, '/api/v4/reviews', {});
+    const paths = {
+      page1: `/api/v4/reviews?limit=${LIMIT}`,
+      deep: `/api/v4/reviews?limit=${LIMIT}&cursor=${cursors.seal(reviewsBinding, { time: last.reviewed_at, id: last.id })}`,
+      scores: '/api/v4/analytics/scores',
+      mentions: `/api/v4/insights/mentions?limit=${LIMIT}`,
+    };
+    const auth = { authorization: `Bearer ${seed.groupKey}` };
+    const env = { DATABASE_URL: target.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', REPUTE_WORKER: 'off', RATE_LIMIT_MAX: '1000000000' };
+    const captured = await captureRouteQueries(target.database, env, Object.entries(paths).map(([name, path]) => ({ name, path, headers: auth })));
+    const only = (name: string): Query => {
+      const queries = captured.get(name)!;
+      if (queries.length !== 1) throw new Error(`${name}: Repute ran ${queries.length} queries; the floor runs one`);
+      return queries[0]!;
+    };
+    const deep = only('deep');
+    const keyset: [number, number] = [deep.parameters.indexOf(last.reviewed_at), deep.parameters.indexOf(last.id)];
+    if (keyset.includes(-1)) throw new Error('the deep page\'s keyset is not among its parameters');
+    const databaseUrl = cliDatabaseUrl(target);
+    const floor = await startFloor({
+      dialect, database: dialect === 'sqlite' ? target.url.slice('sqlite:'.length) : databaseUrl, key: seed.groupKey, secretKey: SECRET_KEY,
+      reviewsBinding, mentionsBinding: listBinding(seed.accountId, '/api/v4/insights/mentions', {}),
+      reviewsPage1: { sql: only('page1').sql, parameters: [...only('page1').parameters] },
+      reviewsDeep: { sql: deep.sql, parameters: [...deep.parameters] }, reviewsDeepKeyset: keyset,
+      mentionsPage1: { sql: only('mentions').sql, parameters: [...only('mentions').parameters] },
+      scores: { sql: only('scores').sql, parameters: [...only('scores').parameters] },
+      nodeId: seed.boundGroupId,
+    });
+    const repute = await startRepute(databaseUrl);
+    try {
+      for (const [name, path] of Object.entries(paths)) {
+        const [a, b] = await Promise.all([repute, floor].map(async (s) => (await fetch(`${s.url}${path}`, { headers: auth })).text()));
+        if (md5(a!) !== md5(b!)) throw new Error(`${name}: the answers differ\n  repute ${a!.slice(0, 300)}\n  floor  ${b!.slice(0, 300)}`);
+        console.log(`  ${name.padEnd(9)} same answer: ${fmt(Buffer.byteLength(a!))} bytes, md5 ${md5(a!)}`);
+      }
+      const results = new Map<string, { repute: Figures[]; floor: Figures[] }>();
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const [name, path] of Object.entries(paths)) {
+          const r = results.get(name) ?? { repute: [], floor: [] };
+          results.set(name, r);
+          // Interleaved, the order alternating by round, so drift on this shared machine falls on both alike.
+          const order = round % 2 ? [['floor', floor], ['repute', repute]] as const : [['repute', repute], ['floor', floor]] as const;
+          for (const [who, server] of order) {
+            const f = wrk(`${server.url}${path}`, seed.groupKey, server.pid);
+            r[who].push(f);
+            console.log(`    round ${round} ${name.padEnd(9)} ${who.padEnd(6)} ${fmt(f.rps).padStart(6)} req/s  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  CPU ${fmt(f.cpuPerRequest)} µs/req${f.errors ? `  ${f.errors} errors` : ''}`);
+          }
+        }
+      }
+      const lines: string[] = [];
+      for (const [name, r] of results) {
+        const mean = (fs: Figures[], k: keyof Figures) => fs.reduce((s, f) => s + f[k], 0) / fs.length;
+        const [rr, fr] = [mean(r.repute, 'rps'), mean(r.floor, 'rps')];
+        const [rc, fc] = [mean(r.repute, 'cpuPerRequest'), mean(r.floor, 'cpuPerRequest')];
+        lines.push(`[${dialect}] ${name.padEnd(9)} floor ${fmt(fr).padStart(6)} req/s (p50 ${mean(r.floor, 'p50').toFixed(2)}, p99 ${mean(r.floor, 'p99').toFixed(2)} ms, ${fmt(fc)} µs CPU/req)  `
+          + `repute ${fmt(rr).padStart(6)} req/s (p50 ${mean(r.repute, 'p50').toFixed(2)}, p99 ${mean(r.repute, 'p99').toFixed(2)} ms, ${fmt(rc)} µs CPU/req)  `
+          + `ratio ${(rr / fr).toFixed(2)} (target ≥ 0.9) ${rr / fr >= 0.9 ? 'ok' : 'MISSED'}; CPU floor/repute ${(fc / rc).toFixed(2)}`);
+      }
+      return lines;
+    } finally {
+      await repute.stop();
+      await floor.stop();
+    }
+  } finally {
+    await target.drop();
+  }
+}
+
+ensureWrk();
+const summary: string[] = [];
+for (const dialect of dialects) summary.push(...(await benchDialect(dialect)));
+console.log(`\nsummary (mean of ${ROUNDS} rounds of ${SECONDS} s, wrk -t1 -c${CONNECTIONS})\n${summary.join('\n')}`);
+process.exit(0);
