@@ -77,7 +77,10 @@ function page(rows: Record<string, unknown>[], binding: string, timeColumn: stri
 }
 
 const review = (r: Record<string, unknown>) => ({ ...r, is_hidden: r.is_hidden !== 0 });
-const mention = (r: Record<string, unknown>) => ({ ...r, is_hidden: Number(r.is_hidden) !== 0 });
+const mention = (r: Record<string, unknown>) => ({
+  id: r.id, review_id: r.review_id, source_field: r.source_field, text: r.text, sentiment: r.sentiment, canonical_label_id: r.canonical_label_id,
+  custom_category_id: r.custom_category_id, confidence: r.confidence, is_hidden: Number(r.is_hidden) !== 0, created_at: r.created_at,
+});
 const ratio1 = (n: number, d: number, scale = 1): number | null => (d <= 0 ? null : Math.round((n * scale * 10) / d + 1e-9) / 10);
 
 function scores(rows: Record<string, unknown>[]): string {
