@@ -73,8 +73,9 @@ export async function subtreePage<O>(
   timeColumn: string,
   base: Base<O>,
   order: PageOrder = 'desc',
+  template?: string,
 ): Promise<O[]> {
-  return (await db.executeQuery(subtreePageQuery(db, scope, after, limit, timeColumn, base, undefined, undefined, order))).rows;
+  return (await db.executeQuery(subtreePageQuery(db, scope, after, limit, timeColumn, base, undefined, template, order))).rows;
 }
 
 /**

@@ -22,6 +22,7 @@ export async function listRecommendationPage(db: Kysely<DB>, accountId: string, 
 export async function listMentionPage(
   db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, filters: MentionFilters = {},
 ): Promise<MentionListRow[]> {
+  // Unfiltered, the query depends on the scope alone: its SQL is built once per shape and reused ('mentions').
   return subtreePage<MentionListRow>(db, scope, after, limit, 'created_at', (filter) => {
     let q = whereNodeFilter(
       db.selectFrom('mentions').select((eb) => [
@@ -33,7 +34,7 @@ export async function listMentionPage(
     if (filters.from !== undefined) q = q.where('created_at', '>=', filters.from);
     if (filters.to !== undefined) q = q.where('created_at', '<', filters.to);
     return q;
-  });
+  }, 'desc', Object.keys(filters).length === 0 ? 'mentions' : undefined);
 }
 
 /** The filters of a mention list (already checked). */

@@ -16,7 +16,7 @@ export type ResponsePublicRow = Pick<SurveyResponseRow, (typeof RESPONSE_COLUMNS
 /** One page of published surveys owned by nodes of the subtree, newest first on (created_at, id); limit + 1 rows. */
 export async function listPublishedSurveyPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<SurveyListRow[]> {
   return subtreePage(db, scope, after, limit, 'created_at', (filter) =>
-    whereNodeFilter(db.selectFrom('surveys').select(SURVEY_COLUMNS).where('status', '=', 'published'), filter));
+    whereNodeFilter(db.selectFrom('surveys').select(SURVEY_COLUMNS).where('status', '=', 'published'), filter), 'desc', 'surveys');
 }
 
 /** The filters of a response list (already checked); `sync` switches to the oldest-change-first order. */
