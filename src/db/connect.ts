@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { withNamedStatements } from './pg-named-statements.ts';
 import { sqlitePath } from '../config.ts';
 import type { OutageLog } from './outage.ts';
 import { forwardCommits, listenForCommits } from './pg-commits.ts';
@@ -107,7 +108,7 @@ function connectPostgres(url: string, options: ConnectOptions): PostgresDatabase
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const commits = new CommitSignal();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new AdapterCarrier(commits, postgresSql)] });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) as unknown as pg.Pool }), plugins: [new AdapterCarrier(commits, postgresSql)] });
   // Other processes' workers hear of this process's commits unless a worker here consumes them.
   const forwarding = forwardCommits(db, commits);
   return {
