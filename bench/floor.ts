@@ -16,13 +16,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import type { Dialect } from '../src/db/connect.ts';
 import { cursorsFor, listBinding } from '../src/http/pagination.ts';
 import { cliDatabaseUrl } from '../test/cli/run.ts';
-import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
 import { freePort } from '../test/support/ports.ts';
-import { seedReviews } from './support/data.ts';
+import { seedMentions, seedReviews } from './support/data.ts';
 import { captureRouteQueries, type Query } from './support/explain.ts';
 import type { FloorOptions } from './support/floor-server.ts';
 
@@ -103,15 +102,6 @@ async function startFloor(options: FloorOptions): Promise<{ url: string; pid: nu
   return { url, pid: child.pid!, stop: async () => { child.send({ type: 'stop' }); await new Promise((resolve) => child.once('exit', resolve)); } };
 }
 
-async function seedMentions(target: TestDatabase, accountId: string): Promise<void> {
-  // One mention per review whose id ends in 0, 4, 8 or c (about a quarter), created when the review was written.
-  const topic = await target.database.db.selectFrom('topics').select('id').where('account_id', 'is', null).orderBy('id').executeTakeFirstOrThrow();
-  await sql`insert into mentions (id, account_id, review_id, node_id, canonical_label_id, custom_category_id, text, source_field, sentiment, confidence, created_at, extracted, import_key)
-    select id, account_id, id, node_id, ${topic.id}, null, 'The room was spotless.', 'text', sentiment, 0.9, reviewed_at, 1, null
-    from reviews where account_id = ${accountId} and substr(id, 36, 1) in ('0', '4', '8', 'c')`.execute(target.database.db);
-  if (target.dialect === 'postgres') await sql`analyze mentions`.execute(target.database.db);
-}
-
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
 async function benchDialect(dialect: Dialect): Promise<string[]> {
@@ -119,7 +109,7 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
   const target = await freshDatabase(dialect);
   try {
     const seed = await seedReviews(target.database, { reviews: REVIEWS, groups: 5, propertiesPerGroup: 10, boundGroupShare: 0.55, days: 730 });
-    await seedMentions(target, seed.accountId);
+    await seedMentions(target.database, seed.accountId);
     const groupNodes = [seed.boundGroupId, ...seed.groups[0]!.properties];
     const deepPage = Math.min(DEEP_PAGE, Math.floor(seed.boundGroupReviews / LIMIT));
     const last = await target.database.db.selectFrom('reviews').select(['reviewed_at', 'id']).where('account_id', '=', seed.accountId)

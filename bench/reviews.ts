@@ -21,7 +21,7 @@ import { cursorsFor, listBinding } from '../src/http/pagination.ts';
 import { reviewPageQuery } from '../src/modules/reviews/repository.ts';
 import { Review } from '../src/modules/reviews/schemas.ts';
 import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
-import { seedReviews, type SeedResult } from './support/data.ts';
+import { seedMentions, seedReviews, type SeedResult } from './support/data.ts';
 import { captureRouteQueries, describeQuery, explain, type Query } from './support/explain.ts';
 import { getJson, runLoad, type LoadFigures, type Scenario } from './support/load.ts';
 import { startChildServer } from './support/server.ts';
@@ -112,7 +112,9 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
         }
       },
     });
-    console.log(`  seeded ${fmt(opts.reviews)} reviews (+ review_stats, indexes, ANALYZE) in ${seed.seconds.toFixed(1)} s; `
+    // Mentions for the plans of the mention filters (about one per four reviews).
+    await seedMentions(target.database, seed.accountId);
+    console.log(`  seeded ${fmt(opts.reviews)} reviews (+ review_stats, indexes, ANALYZE, mentions) in ${seed.seconds.toFixed(1)} s; `
       + `the key's group (10 properties) holds ${fmt(seed.boundGroupReviews)}`);
 
     // Page 20,000 needs 500,000 rows in the group; with fewer, the deepest full page is used (and said).
@@ -144,7 +146,11 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       sync: `/api/v4/reviews?limit=${LIMIT}&sort=updated_at&updated_since=${encodeURIComponent(median.updated_at)}`,
       analytics: '/api/v4/analytics/scores',
       analyticsMonth: `/api/v4/analytics/scores?from=${encodeURIComponent(new Date(Date.now() - 30 * 86_400_000).toISOString())}`,
+      mentionsTopic: '/api/v4/insights/mentions?limit=25&topic_id=TOPIC',
+      mentionsNegative: `/api/v4/insights/mentions?limit=25&sentiment=negative&from=${encodeURIComponent(new Date(Date.now() - 90 * 86_400_000).toISOString())}`,
     };
+    const topic = await target.database.db.selectFrom('mentions').select('canonical_label_id').where('account_id', '=', seed.accountId).limit(1).executeTakeFirstOrThrow();
+    paths.mentionsTopic = paths.mentionsTopic.replace('TOPIC', topic.canonical_label_id);
 
     const server = await startChildServer({
       databaseUrl: target.url, schema: target.schema && dialect === 'postgres' ? target.schema : null, env,
@@ -207,6 +213,8 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       { name: 'filtered', path: paths.filtered, headers: auth },
       { name: 'sync', path: paths.sync, headers: auth },
       { name: 'analyticsMonth', path: paths.analyticsMonth, headers: auth },
+      { name: 'mentionsTopic', path: paths.mentionsTopic, headers: auth },
+      { name: 'mentionsNegative', path: paths.mentionsNegative, headers: auth },
     ]);
     const principalScope = { accountId: seed.accountId, nodes: groupNodes, wholeAccount: false, accountNodes: 1 + 5 + 50 };
     const shape = subtreeShape(principalScope);
@@ -219,6 +227,8 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       ['GET /reviews?sort=updated_at&updated_since=… (as run by the route)', captured.get('sync')!.at(-1)!],
       ...captured.get('analytics')!.map((q, i) => [`GET /analytics/scores (as run by the route${captured.get('analytics')!.length > 1 ? `, query ${i + 1}` : ''})`, q] as [string, Query]),
       ...captured.get('analyticsMonth')!.map((q, i) => [`GET /analytics/scores?from=<30 days ago> (as run by the route, query ${i + 1})`, q] as [string, Query]),
+      ['GET /insights/mentions?topic_id=… (as run by the route)', captured.get('mentionsTopic')!.at(-1)!],
+      ['GET /insights/mentions?sentiment=negative&from=<90 days ago> (as run by the route)', captured.get('mentionsNegative')!.at(-1)!],
       [`page 1, shape ${other} (not chosen for this scope)`, reviewPageQuery(target.database.db, principalScope, null, LIMIT, other)],
       [`page ${fmt(deepPage)}, shape ${other} (not chosen for this scope)`, reviewPageQuery(target.database.db, principalScope, after, LIMIT, other)],
     ];

@@ -3,6 +3,7 @@
 // batches (prepared inserts on SQLite, unnest() multi-row inserts on PostgreSQL) with the secondary
 // indexes dropped and rebuilt afterwards, then ANALYZEd. The content is seeded, so both databases get
 // the same reviews (ids are fresh UUIDv7s).
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { v7 } from 'uuid';
 import type { Database } from '../../src/db/connect.ts';
@@ -271,4 +272,13 @@ export async function dropSecondaryIndexes(database: Database, table: string): P
       client.release();
     }
   };
+}
+
+/** A mention for about every fourth review of the account (ids ending in 0, 4, 8 or c), created when the review was written. */
+export async function seedMentions(database: Database, accountId: string): Promise<void> {
+  const topic = await database.db.selectFrom('topics').select('id').where('account_id', 'is', null).orderBy('id').executeTakeFirstOrThrow();
+  await sql`insert into mentions (id, account_id, review_id, node_id, canonical_label_id, custom_category_id, text, source_field, sentiment, confidence, created_at, extracted, import_key)
+    select id, account_id, id, node_id, ${topic.id}, null, 'The room was spotless.', 'text', sentiment, 0.9, reviewed_at, 1, null
+    from reviews where account_id = ${accountId} and substr(id, 36, 1) in ('0', '4', '8', 'c')`.execute(database.db);
+  if (database.dialect === 'postgres') await sql`analyze mentions`.execute(database.db);
 }
