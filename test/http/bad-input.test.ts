@@ -78,7 +78,7 @@ eachDatabase('unknown routes and ids answer 404; a known path with another metho
   const wrong = await t.api(key, 'DELETE', '/reviews/abc');
   assertError(wrong, 405, /DELETE is not allowed/);
   assert.equal(wrong.headers.allow, 'GET, HEAD, OPTIONS');
-  const wrongAdmin = await t.admin('GET', '/accounts');
+  const wrongAdmin = await t.admin('GET', `/accounts/${tree.accountId}/reviews`);
   assertError(wrongAdmin, 405);
   assert.equal(wrongAdmin.headers.allow, 'POST, OPTIONS');
 });
