@@ -287,4 +287,14 @@ eachDatabase('links: an unknown or altered token is a 404 page for GET and POST;
   for (const bad of [`/s/public/${w.surveyId}`, `/s/public/${w.surveyId}?node=${w.tree.regions[0]}`, `/s/public/${w.surveyId}?node=nope`, `/s/public/nope?node=${w.tree.properties[0]}`]) {
     assert.equal((await t.app.inject({ method: 'GET', url: bad })).statusCode, 404, bad);
   }
+  // One address may send 60 answers in 10 minutes (a hotel's guests share its Wi-Fi), then a 429 page.
+  let last = r;
+  for (let i = 1; i <= 60; i++) {
+    last = await t.app.inject({ method: 'POST', url, payload: 'q.nps=8', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    if (last.statusCode !== 200) break;
+  }
+  assert.equal(last.statusCode, 429);
+  assert.match(String(last.headers['retry-after']), /^\d+$/);
+  assert.match(last.body, /rate limit of 60 survey answers from this address per 600 s exceeded/);
+  assert.equal((await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses?limit=100`)).json().data.length, 60);
 });

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { countHit, enforceWindow } from '../../http/rate-limit.ts';
 import type { ParsedForm } from '../../modules/surveys/answers.ts';
 import { fieldOf } from '../../modules/surveys/answers.ts';
 import { textIn } from '../../modules/surveys/definition.ts';
@@ -15,6 +16,12 @@ import { negotiateLanguage, translator } from '../i18n.ts';
 import { surveyCatalogs } from './catalog.ts';
 
 const SURVEY_CSS = '/assets/survey.css';
+/**
+ * Answers to a public (QR-code) survey one client address may send per window. Generous, since a
+ * hotel's guests often share one address (its Wi-Fi); it only stops a script from filling the survey.
+ */
+const PUBLIC_ANSWERS_MAX = 60;
+const PUBLIC_ANSWERS_WINDOW_S = 600;
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
 const SurveyParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NodeQuery = Type.Object({ node: Type.Optional(Type.String({ maxLength: 100 })) });
@@ -94,8 +101,11 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
     return renderOutcome(request, noStore(reply), { kind: 'form', survey, language: null, form: null }, publicAction(request.params.id, request.query.node));
   });
 
-  web.post<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) =>
-    renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), publicAction(request.params.id, request.query.node)));
+  web.post<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) => {
+    const hit = await countHit(ctx.rateLimits, `survey-public:${request.params.id}:${request.ip}`, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S);
+    enforceWindow(reply, hit, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S, 'survey answers from this address');
+    return renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), publicAction(request.params.id, request.query.node));
+  });
 
   const unsubscribePage = (request: FastifyRequest, reply: FastifyReply, language: string | null, done: boolean) => {
     const lang = language && language in surveyCatalogs ? language : negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
