@@ -125,22 +125,22 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
     const auth = { authorization: `Bearer ${seed.groupKey}` };
     const env = { DATABASE_URL: target.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', REPUTE_WORKER: 'off', RATE_LIMIT_MAX: '1000000000' };
     const captured = await captureRouteQueries(target.database, env, Object.entries(paths).map(([name, path]) => ({ name, path, headers: auth })));
-    const only = (name: string): Query => {
+    const capturedQuery = (name: string): Query => {
       const queries = captured.get(name)!;
       if (queries.length !== 1) throw new Error(`${name}: Repute ran ${queries.length} queries; the floor runs one`);
       return queries[0]!;
     };
-    const deep = only('deep');
+    const deep = capturedQuery('deep');
     const keyset: [number, number] = [deep.parameters.indexOf(last.reviewed_at), deep.parameters.indexOf(last.id)];
     if (keyset.includes(-1)) throw new Error('the deep page\'s keyset is not among its parameters');
     const databaseUrl = cliDatabaseUrl(target);
     const floor = await startFloor({
       dialect, database: dialect === 'sqlite' ? target.url.slice('sqlite:'.length) : databaseUrl, key: seed.groupKey, secretKey: SECRET_KEY,
       reviewsBinding, mentionsBinding: listBinding(seed.accountId, '/api/v4/insights/mentions', {}),
-      reviewsPage1: { sql: only('page1').sql, parameters: [...only('page1').parameters] },
+      reviewsPage1: { sql: capturedQuery('page1').sql, parameters: [...capturedQuery('page1').parameters] },
       reviewsDeep: { sql: deep.sql, parameters: [...deep.parameters] }, reviewsDeepKeyset: keyset,
-      mentionsPage1: { sql: only('mentions').sql, parameters: [...only('mentions').parameters] },
-      scores: { sql: only('scores').sql, parameters: [...only('scores').parameters] },
+      mentionsPage1: { sql: capturedQuery('mentions').sql, parameters: [...capturedQuery('mentions').parameters] },
+      scores: { sql: capturedQuery('scores').sql, parameters: [...capturedQuery('scores').parameters] },
       nodeId: seed.boundGroupId,
     });
     const repute = await startRepute(databaseUrl);

@@ -4,6 +4,7 @@
 // lexicons load once, when the loop starts.
 import type { Kysely } from 'kysely';
 import type { CommitSignal } from '../db/commit-signal.ts';
+import { interruptibleSleep } from './interruptible-sleep.ts';
 import { outageTracker } from '../db/outage.ts';
 import type { DB } from '../db/schema.ts';
 import { createExtractor } from '../extraction/index.ts';
@@ -25,19 +26,9 @@ export function startInsightsWorker(deps: { db: Kysely<DB>; commits: CommitSigna
   const extractor = createExtractor();
   const outage = outageTracker(log, 'insights worker');
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let resolveSleep: (() => void) | null = null;
   let nextRecommendationCheck = 0;
 
-  const wake = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    resolveSleep?.();
-  };
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    resolveSleep = resolve;
-    timer = setTimeout(resolve, ms);
-  });
+  const { sleep, wake } = interruptibleSleep();
 
   const loop = (async () => {
     while (!stopped) {

@@ -4,6 +4,7 @@
 // still plans, so the operator sees what would go out, and says once that nothing is sent.
 import type { Kysely } from 'kysely';
 import type { CommitSignal } from '../db/commit-signal.ts';
+import { interruptibleSleep } from './interruptible-sleep.ts';
 import { outageTracker } from '../db/outage.ts';
 import type { DB } from '../db/schema.ts';
 import type { Log } from '../lib/log.ts';
@@ -39,20 +40,10 @@ export function startInvitationsWorker(deps: { db: Kysely<DB>; commits: CommitSi
   const planner = newPlannerState();
   const outage = outageTracker(log, 'invitations worker');
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let resolveSleep: (() => void) | null = null;
   let nextPlan = 0;
   let lastPlan = 0;
 
-  const wake = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    resolveSleep?.();
-  };
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    resolveSleep = resolve;
-    timer = setTimeout(resolve, ms);
-  });
+  const { sleep, wake } = interruptibleSleep();
 
   const loop = (async () => {
     while (!stopped) {

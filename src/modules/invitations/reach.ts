@@ -17,6 +17,8 @@ export interface InvitationOverview {
   /** Invitations by state (answered, opened, sent, scheduled, failed, cancelled, sending). */
   counts: Record<string, number>;
   latest: (Invitation & { node_name: string })[];
+  /** The nodes of the principal's reach, by name: where a new rule may go. */
+  nodes: { id: string; name: string }[];
 }
 
 /** The survey's rules and invitations within the principal's reach (404 when the survey is out of reach). */
@@ -33,6 +35,7 @@ export async function invitationOverview(db: Kysely<DB>, principal: Principal, s
     rules: rules.filter((r) => principal.inSubtree(r.node_id)).map((r) => ({ ...toRule(r), node_name: name(r.node_id) })),
     counts,
     latest: rows.map((r) => ({ ...toInvitation(r), node_name: name(r.node_id) })),
+    nodes: [...names].filter(([id]) => principal.inSubtree(id)).map(([id, nodeName]) => ({ id, name: nodeName })),
   };
 }
 

@@ -51,7 +51,22 @@ export function invitationLanguage(guestLanguage: string | null, available: read
   return primary;
 }
 
-function decide(f: repo.SendFacts, now: number, lastInvitedAt: string | undefined, takenInBatch: boolean): Decision {
+/** The languages a survey is offered in, read once per definition in a batch (its invitations share a few surveys). */
+type LanguagesOf = (f: repo.SendFacts) => string[];
+
+function languagesOfBatch(): LanguagesOf {
+  const known = new Map<string | null, string[]>();
+  return (f) => {
+    let languages = known.get(f.published_definition);
+    if (!languages) {
+      languages = languagesOf(parseDefinition(parseJson<unknown>(f.published_definition, {}), 'definition'), f.primary_language);
+      known.set(f.published_definition, languages);
+    }
+    return languages;
+  };
+}
+
+function decide(f: repo.SendFacts, now: number, lastInvitedAt: string | undefined, takenInBatch: boolean, surveyLanguages: LanguagesOf): Decision {
   if (f.survey_status !== 'published') return { kind: 'cancel', reason: 'the survey is not published' };
   if (f.rule_consent === null) return { kind: 'cancel', reason: 'the invitation rule was removed' };
   if (f.stay_status === null || f.email === null) return { kind: 'cancel', reason: 'the stay or the guest was erased' };
@@ -66,8 +81,7 @@ function decide(f: repo.SendFacts, now: number, lastInvitedAt: string | undefine
   if (f.cooldown_days! > 0 && (takenInBatch || (lastInvitedAt !== undefined && Date.parse(lastInvitedAt) >= now - f.cooldown_days! * DAY_MS))) {
     return { kind: 'cancel', reason: `the guest was invited within the last ${f.cooldown_days} days` };
   }
-  const definition = parseDefinition(parseJson<unknown>(f.published_definition, {}), 'definition');
-  return { kind: 'send', language: invitationLanguage(f.language_code, languagesOf(definition, f.primary_language), f.primary_language), facts: f };
+  return { kind: 'send', language: invitationLanguage(f.language_code, surveyLanguages(f), f.primary_language), facts: f };
 }
 
 /** Step 2 for a claimed batch: the decisions, written in one transaction. */
@@ -81,10 +95,11 @@ async function decideBatch(db: Kysely<DB>, claimed: repo.InvitationRow[], lease:
     const last = longest > 0 ? await repo.lastInvited(trx, guestIds, ids, new Date(now - longest * DAY_MS).toISOString()) : new Map<string, string>();
     const decisions = new Map<string, Decision>();
     const sendingGuests = new Set<string>();
+    const surveyLanguages = languagesOfBatch();
     for (const f of facts) {
       let d: Decision;
       try {
-        d = decide(f, now, last.get(f.guest_id), sendingGuests.has(f.guest_id));
+        d = decide(f, now, last.get(f.guest_id), sendingGuests.has(f.guest_id), surveyLanguages);
       } catch (error) {
         d = { kind: 'cancel', reason: `the survey's definition is invalid: ${(error as Error).message}` };
       }

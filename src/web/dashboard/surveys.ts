@@ -5,7 +5,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cursorsFor } from '../../http/pagination.ts';
 import { createRuleInReach, deleteRuleInReach, invitationOverview } from '../../modules/invitations/reach.ts';
-import { nodeNames } from '../../modules/invitations/repository.ts';
 import { CONSENT_MODES, RuleInput } from '../../modules/invitations/schemas.ts';
 import { getSurvey, listResponseAnswers, listResponses, surveySummaries } from '../../modules/surveys/service.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
@@ -49,13 +48,11 @@ export const surveysPage: DashboardPage = {
         const page = cursors.sealPage(binding, await listResponses(ctx.db, principal, survey.id,
           cursors.open(binding, typeof query.cursor === 'string' ? query.cursor : undefined), RESPONSES_PER_PAGE));
         const answers = await Promise.all(page.data.map((r) => listResponseAnswers(ctx.db, principal, survey.id, r.id)));
-        const names = await nodeNames(ctx.db, principal.accountId);
         chosen = {
           survey, responses: page.data.map((r, i) => ({ ...r, answers: answers[i]! })),
           next: page.next_cursor ? `/surveys?survey=${survey.id}&cursor=${encodeURIComponent(page.next_cursor)}` : null,
           invitations: await invitationOverview(ctx.db, principal, survey.id),
           canManage: roleAtLeast(userOf(request).role, 'manager'),
-          nodes: [...names].filter(([id]) => principal.inSubtree(id)).map(([id, name]) => ({ id, name })),
         };
       }
       return renderPage(request, reply, 'dashboard/surveys.eta', {
