@@ -1,25 +1,30 @@
 // Benchmark: the dashboard's pages (issue 12). Prints, per database:
-//   - the p50 time of the overview, the inbox, analytics and insights (signed in), each against an
-//     API route over the same data in the same run and process (the inbox against GET
-//     /api/v4/reviews?limit=25: the same 25 reviews);
+//   - the p50 server time (Fastify's reply.elapsedTime: arrival to response written) and round trip
+//     of the overview, the inbox, analytics and insights (signed in), each against an API route over
+//     the same data in the same run and process (the inbox against GET /api/v4/reviews?limit=25: the
+//     same 25 reviews);
 //   - every page's weight: its HTML plus the CSS and JS it loads from /assets (uncompressed), and
 //     that no page refers to another host.
-//   node --import tsx bench/dashboard.ts [--reviews 100000] [--requests 300] [--db sqlite|postgres|both]
+//   node --import tsx bench/dashboard.ts [--reviews 1000000] [--requests 300] [--db sqlite|postgres|both] [--only inbox]
 // Data: bench/support/data.ts (one account, root → 5 groups → 10 properties, N reviews over 2 years
 // with their review_stats). The user is an owner of the whole account (the widest aggregate).
+// The server is `repute serve`'s app in a child process (bench/support/server.ts), so the load
+// generator never shares its event loop; it records each request's server time (server-times.ts).
 // Requests are sequential over real HTTP (keep-alive), interleaved page/API, after a warm-up.
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
 import type { Dialect } from '../src/db/connect.ts';
 import { createUser } from '../src/modules/users/service.ts';
-import { freshDatabase, testEnv } from '../test/support/app.ts';
+import { ADMIN_TOKEN, freshDatabase, SECRET_KEY } from '../test/support/app.ts';
 import { seedReviews } from './support/data.ts';
+import { startChildServer } from './support/server.ts';
 
 const { values } = parseArgs({
-  options: { reviews: { type: 'string', default: '100000' }, requests: { type: 'string', default: '300' }, db: { type: 'string', default: 'both' } },
+  options: {
+    reviews: { type: 'string', default: '100000' }, requests: { type: 'string', default: '300' }, db: { type: 'string', default: 'both' },
+    // Time only the pages whose label starts with this (e.g. --only inbox, for a CPU profile of one page).
+    only: { type: 'string', default: '' },
+  },
 });
 const REVIEWS = Number(values.reviews);
 const REQUESTS = Number(values.requests);
@@ -33,13 +38,18 @@ const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFracti
 async function run(dialect: Dialect): Promise<void> {
   const testDb = await freshDatabase(dialect);
   const seeded = await seedReviews(testDb.database, { reviews: REVIEWS, groups: 5, propertiesPerGroup: 10, boundGroupShare: 0.55, days: 730 });
-  const config = loadConfig(testEnv(testDb, { RATE_LIMIT_MAX: '1000000000' }));
-  const base = createContext(config, testDb.database);
-  const app = await buildApp(base);
+  await createUser(testDb.database.db, seeded.accountId, { email: 'bench@example.com', password: PASSWORD, role: 'owner' });
+  const server = await startChildServer({
+    databaseUrl: testDb.url, schema: dialect === 'postgres' ? testDb.schema : null,
+    env: {
+      DATABASE_URL: testDb.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', REPUTE_WORKER: 'off', RATE_LIMIT_MAX: '1000000000',
+      REPUTE_ADMIN_TOKEN: ADMIN_TOKEN,
+    },
+    routesModule: new URL('./support/server-times.ts', import.meta.url).href,
+  });
   const agent = new Agent({ connections: 1 });
   try {
-    const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace(/\/$/, '');
-    await createUser(base.db, seeded.accountId, { email: 'bench@example.com', password: PASSWORD, role: 'owner' });
+    const origin = server.url.replace(/\/$/, '');
     const get = async (path: string, headers: Record<string, string> = {}) => {
       const res = await request(`${origin}${path}`, { dispatcher: agent, headers });
       return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
@@ -65,10 +75,11 @@ async function run(dialect: Dialect): Promise<void> {
       ['/insights', '/api/v4/insights/mentions?limit=25', 'insights'],
     ];
     console.log(`[${dialect}] ${fmt(REVIEWS, 0)} reviews, ${REQUESTS} sequential requests each`);
-    for (const [pagePath, apiPath, label] of PAIRS) {
+    for (const [pagePath, apiPath, label] of PAIRS.filter(([, , label]) => label.startsWith(values.only))) {
       const page: number[] = [];
       const baseline: number[] = [];
-      for (let i = 0; i < REQUESTS + 30; i += 1) {
+      const WARM_UP = 30;
+      for (let i = 0; i < REQUESTS + WARM_UP; i += 1) {
         let started = performance.now();
         const a = await get(pagePath, { cookie });
         const pageMs = performance.now() - started;
@@ -76,12 +87,16 @@ async function run(dialect: Dialect): Promise<void> {
         const b = await get(apiPath, api);
         const apiMs = performance.now() - started;
         if (a.status !== 200 || b.status !== 200) throw new Error(`unexpected status ${a.status} / ${b.status}`);
-        if (i >= 30) {
+        if (i >= WARM_UP) {
           page.push(pageMs);
           baseline.push(apiMs);
         }
       }
-      console.log(`  ${label.padEnd(20)} GET ${pagePath} p50 ${fmt(p50(page), 2)} ms; GET ${apiPath} p50 ${fmt(p50(baseline), 2)} ms; ratio ${fmt(p50(page) / p50(baseline), 2)}`);
+      const times = JSON.parse((await get('/bench/server-times')).body) as Record<string, number[]>;
+      const pageServer = times[pagePath]!.slice(WARM_UP);
+      const baselineServer = times[apiPath]!.slice(WARM_UP);
+      console.log(`  ${label.padEnd(20)} server time: GET ${pagePath} p50 ${fmt(p50(pageServer), 2)} ms; GET ${apiPath} p50 ${fmt(p50(baselineServer), 2)} ms; ratio ${fmt(p50(pageServer) / p50(baselineServer), 2)}`);
+      console.log(`  ${''.padEnd(20)} round trip:  GET ${pagePath} p50 ${fmt(p50(page), 2)} ms; GET ${apiPath} p50 ${fmt(p50(baseline), 2)} ms; ratio ${fmt(p50(page) / p50(baseline), 2)}`);
     }
 
     let heaviest = 0;
@@ -98,9 +113,8 @@ async function run(dialect: Dialect): Promise<void> {
     }
     console.log(`  heaviest page ${fmt(heaviest / 1024)} KB of the 200 KB budget (ratio ${fmt(heaviest / (200 * 1024), 2)})`);
   } finally {
-    await app.close();
+    await server.stop();
     await agent.close();
-    await base.rateLimits.close();
     await testDb.drop();
   }
 }

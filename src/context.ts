@@ -12,6 +12,7 @@ import { memoryStore, redisStore, type RateLimitStore } from './http/rate-limit.
 import { type Fingerprinter, fingerprinter } from './lib/fingerprint.ts';
 import { TtlCache } from './lib/ttl-cache.ts';
 import { principalCache } from './modules/keys/service.ts';
+import type { PropertyName } from './modules/nodes/service.ts';
 import { type Stores, storesFor } from './stores.ts';
 
 /** What services need: the CLI builds this much, the HTTP server the whole AppContext. */
@@ -28,6 +29,8 @@ export interface ServiceContext {
 
 export interface AppContext extends ServiceContext {
   principals: PrincipalCache;
+  /** node id → the properties at or below it, for the dashboard's filters and labels; kept 2 s like a principal. */
+  propertyNames: TtlCache<PropertyName[]>;
   /** Failed API-key authentications per client address. */
   keyFailures: AuthThrottle | null;
   rateLimits: RateLimitStore;
@@ -50,6 +53,7 @@ export function createContext(config: Config, database: Database): Omit<AppConte
   return {
     ...createServiceContext(config, database),
     principals: principalCache(database.db),
+    propertyNames: new TtlCache<PropertyName[]>(2000, 10_000),
     keyFailures: new AuthThrottle(rateLimits, 'key', config.authFailureLimit, config.authFailureWindowS),
     rateLimits,
   };

@@ -34,7 +34,8 @@ const ENTRY = fileURLToPath(new URL('./server-child.ts', import.meta.url));
 
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   const child: ChildProcess = fork(ENTRY, [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_SERVER_CPU_PROF=<dir>: the server writes a CPU profile there when it stops (bench/support/profile-summary.ts reads it).
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [])],
     env: { ...process.env, REPUTE_BENCH_SERVER: JSON.stringify(options) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -61,6 +61,15 @@ export interface ReviewTable {
 /** review_stats per calendar month (YYYY-MM) of reviewed_at. */
 export interface ReviewMonthlyStatsTable extends ReviewStatsTable {
   month: string;
+  /** Reviews by star: the rating rounded half up (added by the monthly-stars migration). */
+  stars_1: number;
+  stars_2: number;
+  stars_3: number;
+  stars_4: number;
+  stars_5: number;
+  /** Reviews with a replied_at, and the sum of their replied_at − reviewed_at in seconds. */
+  reply_timed: number;
+  reply_seconds: number;
 }
 
 export interface ReviewStatsTable {

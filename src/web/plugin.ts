@@ -5,10 +5,10 @@
 // and headers stay as they are (a form body sent to /api/v4 is still refused with 415).
 import type { FastifyError, FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
+import helmet from 'helmet';
 import type { AppContext } from '../context.ts';
 import { httpErrorOf, type AppError } from '../http/errors.ts';
 import type { DomainError } from '../lib/errors.ts';
@@ -18,12 +18,35 @@ import { type PageRoutes, pageRoutes } from './registry.ts';
 
 export const ASSETS_PREFIX = '/assets/';
 
+/**
+ * Eta over src/web/views, with compiled templates and resolved template paths kept: Eta resolves the
+ * path of every include and layout again at each render (a JSON key and path arithmetic, ~12 µs a
+ * page in profiles), though the files never move while the server runs.
+ */
+function viewEngine(): Eta {
+  const eta = new Eta({ views: VIEWS_DIR, cache: true });
+  const resolve = eta.resolvePath!;
+  const resolved = new Map<string, string>();
+  eta.resolvePath = function (template, options) {
+    const key = `${options?.filepath ?? ''}\n${template}`;
+    let path = resolved.get(key);
+    if (path === undefined) {
+      path = resolve.call(this, template, options);
+      resolved.set(key, path);
+    }
+    return path;
+  };
+  return eta;
+}
+
 /** Mounts the pages; `routes` defaults to every feature's (src/web/registry.ts). */
 export async function registerPages(app: FastifyInstance, ctx: AppContext, routes: readonly PageRoutes[] = pageRoutes): Promise<void> {
   await app.register(async (web) => {
     const https = ctx.config.publicUrl.startsWith('https:');
     await web.register(formbody);
-    await web.register(helmet, {
+    // helmet itself, built once: @fastify/helmet rebuilds helmet's middleware (and re-parses the CSP)
+    // on every request, 48 µs of a 1.5 ms page in profiles. The headers are the same.
+    const securityHeaders = helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -46,9 +69,10 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
       referrerPolicy: { policy: 'no-referrer' },
       strictTransportSecurity: https ? { maxAge: 31_536_000 } : false,
     });
+    web.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
     await web.register(view, {
       // Eta escapes every <%= %> output; the cache keeps compiled templates (they never change while running).
-      engine: { eta: new Eta({ views: VIEWS_DIR, cache: true }) },
+      engine: { eta: viewEngine() },
       root: VIEWS_DIR,
       production: true,
     });

@@ -1,7 +1,7 @@
 // GET /analytics/scores: exact figures of a hand-computed fixture, how review writes move them, scoping, auth.
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
 import { eachDatabase } from '../support/each-database.ts';
+import * as monthlyStarsMigration from '../../src/db/migrations/2026-11-26T1200-monthly-stars-and-reply-times.ts';
 import { createKey, createReview, createTree, type Tree } from '../support/factories.ts';
 import type { TestApp } from '../support/app.ts';
 
@@ -307,14 +307,34 @@ eachDatabase('concurrent hides, unhides and updates of one review leave the scor
     { total: 2, score: 4.5, normalized: 90 });
 });
 
-/** review_monthly_stats as recomputed from the visible reviews, and as kept by the writes; rows of zeros dropped. */
+/** review_monthly_stats as kept by the writes, and as recomputed here from the visible reviews; rows of zeros dropped. */
 async function monthlyNowAndRecomputed(t: TestApp) {
-  const kept = (await t.ctx.db.selectFrom('review_monthly_stats').selectAll().execute())
-    .filter((r) => r.reviews !== 0).map((r) => `${r.node_id}|${r.platform}|${r.month}|${r.reviews}|${r.rating_count}|${Number(r.rating_sum)}|${r.replied}|${r.recommend_yes}`).sort();
-  const { rows } = await sql<any>`select node_id, platform, substr(reviewed_at, 1, 7) as month, count(*) as reviews, count(rating) as rating_count,
-      coalesce(sum(rating), 0) as rating_sum, count(owner_reply) as replied, coalesce(sum(case when recommend = 1 then 1 else 0 end), 0) as recommend_yes
-    from reviews where is_hidden = 0 group by node_id, platform, substr(reviewed_at, 1, 7)`.execute(t.ctx.db);
-  const recomputed = rows.map((r: any) => `${r.node_id}|${r.platform}|${r.month}|${Number(r.reviews)}|${Number(r.rating_count)}|${Number(r.rating_sum)}|${Number(r.replied)}|${Number(r.recommend_yes)}`).sort();
+  const line = (r: { node_id: string; platform: string; month: string; reviews: number; rating_count: number; rating_sum: number; replied: number;
+    recommend_yes: number; stars: number[]; reply_timed: number; reply_seconds: number }) =>
+    `${r.node_id}|${r.platform}|${r.month}|${r.reviews}|${r.rating_count}|${r.rating_sum}|${r.replied}|${r.recommend_yes}|${r.stars.join(',')}|${r.reply_timed}|${Math.round(r.reply_seconds)}`;
+  const kept = (await t.ctx.db.selectFrom('review_monthly_stats').selectAll().execute()).filter((r) => r.reviews !== 0)
+    .map((r) => line({ ...r, rating_sum: Number(r.rating_sum), reply_seconds: Number(r.reply_seconds), stars: [r.stars_1, r.stars_2, r.stars_3, r.stars_4, r.stars_5] })).sort();
+  const sums = new Map<string, Parameters<typeof line>[0]>();
+  for (const r of await t.ctx.db.selectFrom('reviews').selectAll().where('is_hidden', '=', 0 as never).execute()) {
+    const month = r.reviewed_at.slice(0, 7);
+    const key = `${r.node_id}|${r.platform}|${month}`;
+    const sum = sums.get(key) ?? { node_id: r.node_id, platform: r.platform, month, reviews: 0, rating_count: 0, rating_sum: 0, replied: 0, recommend_yes: 0, stars: [0, 0, 0, 0, 0], reply_timed: 0, reply_seconds: 0 };
+    sum.reviews += 1;
+    if (r.rating !== null) {
+      sum.rating_count += 1;
+      sum.rating_sum += r.rating;
+      // Half up: 4.5 counts as 5 stars.
+      if (Math.floor(r.rating + 0.5) >= 1) sum.stars[Math.floor(r.rating + 0.5) - 1]! += 1;
+    }
+    if (r.owner_reply !== null) sum.replied += 1;
+    if (Number(r.recommend) === 1) sum.recommend_yes += 1;
+    if (r.replied_at !== null) {
+      sum.reply_timed += 1;
+      sum.reply_seconds += (Date.parse(r.replied_at) - Date.parse(r.reviewed_at)) / 1000;
+    }
+    sums.set(key, sum);
+  }
+  const recomputed = [...sums.values()].map(line).sort();
   return { kept, recomputed };
 }
 
@@ -322,6 +342,7 @@ eachDatabase('the monthly aggregates follow every write: create, a review moved 
   const tree = await createTree(t);
   const a = await createReview(t, tree.accountId, tree.properties[0], { platform: 'google', rating: 4, reviewed_at: '2026-03-10T10:00:00Z', recommend: true });
   await createReview(t, tree.accountId, tree.properties[0], { platform: 'google', rating: 2, reviewed_at: '2026-03-20T10:00:00Z' });
+  await createReview(t, tree.accountId, tree.properties[0], { platform: 'google', rating: 4.5, reviewed_at: '2026-03-21T10:00:00Z', owner_reply: 'Thanks', replied_at: '2026-03-22T16:00:00Z' });
   const c = await createReview(t, tree.accountId, tree.properties[1], { platform: 'booking', rating: 5, reviewed_at: '2026-04-02T10:00:00Z' });
   // The same (platform, external_id) again: the review moves to May and to another hotel.
   assert.equal((await t.admin('POST', `/accounts/${tree.accountId}/reviews`, { node_id: tree.properties[2], platform: 'google', external_id: a.external_id, reviewed_at: '2026-05-01T00:00:00Z', rating: 3 })).statusCode, 200);
@@ -330,4 +351,18 @@ eachDatabase('the monthly aggregates follow every write: create, a review moved 
   const { kept, recomputed } = await monthlyNowAndRecomputed(t);
   assert.deepEqual(kept, recomputed);
   assert.equal(kept.length, 2, kept.join('\n'));
+  assert.ok(kept.some((k) => k.includes('|0,1,0,0,1|1|108000')), `March: a 2 and a 4.5 (5 stars), one reply after 30 h: ${kept.join('\n')}`);
+});
+
+eachDatabase('the monthly-stars migration backfills the stars and reply times of existing reviews', async (t) => {
+  const tree = await createTree(t);
+  await createReview(t, tree.accountId, tree.properties[0], { platform: 'google', rating: 4.5, reviewed_at: '2026-03-21T10:00:00Z', owner_reply: 'Thanks', replied_at: '2026-03-22T16:00:00Z' });
+  await createReview(t, tree.accountId, tree.properties[0], { platform: 'google', rating: 1, reviewed_at: '2026-03-25T10:00:00Z' });
+  await createReview(t, tree.accountId, tree.properties[1], { platform: 'booking', rating: 3, reviewed_at: '2026-04-02T10:00:00Z', is_hidden: true });
+  // As a database migrated before it: the columns gone, then the migration run on the rows that exist.
+  await monthlyStarsMigration.down(t.ctx.db);
+  await monthlyStarsMigration.up(t.ctx.db);
+  const { kept, recomputed } = await monthlyNowAndRecomputed(t);
+  assert.deepEqual(kept, recomputed);
+  assert.ok(kept.some((k) => k.includes('|1,0,0,0,1|1|108000')), kept.join('\n'));
 });

@@ -1,6 +1,6 @@
 // The review inbox in a real browser (Debian's chromium through playwright-core), by role and label:
 // a manager answers a review from a phone-sized screen, sees the reply in that review's article, the
-// public API answers it as owner_reply and the review.replied webhook arrives; a user bound to one
+// public API answers it as owner_reply and the review.replied webhook arrives, hides and unhides it; a user bound to one
 // hotel sees only its reviews; axe finds no serious or critical violation on the inbox, Analytics (its
 // chart drawn by uPlot), Insights and Surveys.
 import assert from 'node:assert/strict';
@@ -41,6 +41,13 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     await screenshot(page, 'dashboard-phone-reviews');
 
     assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().owner_reply, 'We are sorry: the boiler has been replaced.');
+    // Hide shares the reply's form (formaction): it hides the review without sending the text again as a reply.
+    await page.getByRole('article').first().getByRole('button', { name: 'Hide' }).click();
+    await page.getByRole('article').first().getByRole('button', { name: 'Unhide' }).waitFor();
+    assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().is_hidden, true);
+    await page.getByRole('article').first().getByRole('button', { name: 'Unhide' }).click();
+    await page.getByRole('article').first().getByRole('button', { name: 'Hide' }).waitFor();
+    assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().is_hidden, false);
     await receiver.waitFor((r) => r.some((x) => JSON.parse(x.body).type === 'review.replied'), 15_000, 'the review.replied webhook');
     const hook = receiver.requests.map((x) => JSON.parse(x.body)).find((b) => b.type === 'review.replied');
     assert.equal(hook.data.review.id, review.id);

@@ -111,19 +111,28 @@ export async function monthlyScores(db: Kysely<DB>, nodeIds: readonly string[], 
   return [...merged.values()].filter((m) => m.reviews > 0).sort((a, b) => (a.month === b.month ? (a.platform < b.platform ? -1 : 1) : a.month < b.month ? -1 : 1));
 }
 
-export interface RecentReplies { stars: number | null; reviews: number; replied: number; reply_seconds: number }
+export interface RecentMonths { stars: number[]; reviews: number; replied: number; reply_timed: number; reply_seconds: number }
 
-/** Since `from`: reviews by whole star, how many were answered, and the summed time to answer. */
-export async function recentReplies(db: Kysely<DB>, nodeIds: readonly string[], from: string): Promise<RecentReplies[]> {
-  if (nodeIds.length === 0) return [];
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const seconds = pg
-    ? sql`extract(epoch from (replied_at::timestamptz - reviewed_at::timestamptz))`
-    : sql`(julianday(replied_at) - julianday(reviewed_at)) * 86400`;
-  const { rows } = await sql<RecentReplies>`
-    select cast(round(rating) as integer) as stars, count(*) as reviews, count(replied_at) as replied,
-      coalesce(sum(case when replied_at is not null then ${seconds} end), 0) as reply_seconds
-    from reviews where node_id in (${sql.join(nodeIds)}) and reviewed_at >= ${from} and is_hidden = 0
-    group by cast(round(rating) as integer)`.execute(db);
-  return rows.map((r) => ({ stars: r.stars === null ? null : Number(r.stars), reviews: Number(r.reviews), replied: Number(r.replied), reply_seconds: Number(r.reply_seconds) }));
+/**
+ * Visible reviews from the month of `from` on, from review_monthly_stats: by star (index 0 → 1 star),
+ * how many, how many replied, and the summed time to answer of those with a replied_at.
+ */
+export async function recentMonths(db: Kysely<DB>, nodeIds: readonly string[], from: string): Promise<RecentMonths> {
+  const total: RecentMonths = { stars: [0, 0, 0, 0, 0], reviews: 0, replied: 0, reply_timed: 0, reply_seconds: 0 };
+  const columns = ['stars_1', 'stars_2', 'stars_3', 'stars_4', 'stars_5', 'reviews', 'replied', 'reply_timed', 'reply_seconds'] as const;
+  for (let i = 0; i < nodeIds.length; i += NODE_CHUNK) {
+    const row = await db.selectFrom('review_monthly_stats')
+      .select(columns.map((c) => sql<number | null>`sum(${sql.ref(c)})`.as(c)))
+      .where('node_id', 'in', nodeIds.slice(i, i + NODE_CHUNK)).where('month', '>=', from.slice(0, 7))
+      .executeTakeFirst() as Record<(typeof columns)[number], number | null> | undefined;
+    if (!row) continue;
+    [row.stars_1, row.stars_2, row.stars_3, row.stars_4, row.stars_5].forEach((n, star) => {
+      total.stars[star]! += Number(n ?? 0);
+    });
+    total.reviews += Number(row.reviews ?? 0);
+    total.replied += Number(row.replied ?? 0);
+    total.reply_timed += Number(row.reply_timed ?? 0);
+    total.reply_seconds += Number(row.reply_seconds ?? 0);
+  }
+  return total;
 }

@@ -6,8 +6,9 @@ import type { DB, NodeRow } from '../../db/schema.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
+import type { TtlCache } from '../../lib/ttl-cache.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { childPath, findNode, findNodeType, findRootNode, insertNode, listAccountNodePaths, listSubtree } from './repository.ts';
+import { childPath, findNode, findNodeType, findRootNode, insertNode, listAccountNodePaths, listSubtree, listSubtreeProperties } from './repository.ts';
 import type { Node, NodeInput } from './schemas.ts';
 
 export const PROPERTY = 'property';
@@ -57,9 +58,21 @@ export async function listVisibleNodes(db: Kysely<DB>, principal: Principal): Pr
 export const nodeTypeOf = (db: Kysely<DB>, nodeId: string): Promise<string | undefined> => findNodeType(db, nodeId);
 
 /** Ids of the node's ancestors and of the node itself, root first; none for an unknown node. */
-/** The properties (leaves) among the nodes the principal sees, e.g. for a page's property filter. */
-export async function listVisibleProperties(db: Kysely<DB>, principal: Principal): Promise<Node[]> {
-  return (await listVisibleNodes(db, principal)).filter((n) => n.type === PROPERTY);
+/** A property's id and name, for a page's property filter and labels. */
+export type PropertyName = Pick<NodeRow, 'id' | 'name'>;
+
+/**
+ * The properties (leaves) among the nodes the principal sees, in path order. With a cache (keyed by
+ * the principal's node) they are read at most once per its TTL: a page shows them on every request,
+ * and reading every node's row was a quarter of the review inbox's time.
+ */
+export async function listVisibleProperties(db: Kysely<DB>, principal: Principal, cache?: TtlCache<PropertyName[]>): Promise<PropertyName[]> {
+  const cached = cache?.get(principal.nodeId);
+  if (cached !== undefined) return cached;
+  const own = await findNode(db, principal.nodeId);
+  const properties = own ? await listSubtreeProperties(db, own.path) : [];
+  cache?.set(principal.nodeId, properties);
+  return properties;
 }
 
 export async function lineageIds(db: Kysely<DB>, nodeId: string): Promise<string[]> {

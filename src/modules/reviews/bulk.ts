@@ -11,7 +11,7 @@ import { newId } from '../../lib/ids.ts';
 import { changeStamp } from '../../db/change-stamp.ts';
 import { accountLineages, notAccountNode } from '../nodes/service.ts';
 import { ruleMatches, toAlertRule } from './alerts.ts';
-import { applyStatsMany, contribution, type KeyedDelta, listAlertRules, monthOf, moveNodeCopies, type Planned, type ReviewBulkStore } from './repository.ts';
+import { applyStatsMany, type KeyedDelta, listAlertRules, monthlyContribution, monthOf, moveNodeCopies, type Planned, type ReviewBulkStore } from './repository.ts';
 import type { ReviewInput } from './schemas.ts';
 import { needsExtraction, queueForExtraction, reviewFields, toReview } from './service.ts';
 
@@ -106,7 +106,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
 }
 
 function addStats(stats: KeyedDelta[], row: ReviewRow, sign: 1 | -1): void {
-  stats.push({ node_id: row.node_id, platform: row.platform, month: monthOf(row), ...contribution(row, sign) });
+  stats.push({ node_id: row.node_id, platform: row.platform, month: monthOf(row), ...monthlyContribution(row, sign) });
 }
 
 // ---- Which database errors are about the data (reject the line) rather than the database (stop).

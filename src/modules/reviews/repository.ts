@@ -1,7 +1,7 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
 import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Keyset } from '../../db/keyset.ts';
-import type { AlertRuleTable, DB, NewReview, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
+import type { AlertRuleTable, DB, NewReview, ReviewMonthlyStatsTable, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
 import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
 import type { EventRowWriter } from '../../events/outbox.ts';
 
@@ -138,25 +138,43 @@ export function contribution(row: Pick<ReviewRow, 'is_hidden' | 'rating' | 'rati
 /** The month (YYYY-MM, UTC) a review counts in: the month of its reviewed_at. */
 export const monthOf = (row: Pick<ReviewRow, 'reviewed_at'>): string => row.reviewed_at.slice(0, 7);
 
-/** One review's contribution to its (node, platform) aggregate and to its month's. */
-export type KeyedDelta = StatsDelta & { node_id: string; platform: string; month: string };
+/** What one review adds to its month's aggregate: its StatsDelta, its star and the time its reply took. */
+export type MonthlyDelta = Omit<ReviewMonthlyStatsTable, 'node_id' | 'platform' | 'month'>;
 
-export async function applyStats(db: Kysely<DB>, row: Pick<ReviewRow, 'node_id' | 'platform' | 'reviewed_at'>, d: StatsDelta): Promise<void> {
+/** The star a rating counts under: rounded half up (4.5 → 5); 0 counts under none. */
+const starOf = (rating: number | null): number | null => (rating === null ? null : Math.round(rating));
+
+export function monthlyContribution(
+  row: Pick<ReviewRow, 'is_hidden' | 'rating' | 'rating_normalized' | 'recommend' | 'owner_reply' | 'replied_at' | 'reviewed_at'>, sign: 1 | -1,
+): MonthlyDelta {
+  const star = row.is_hidden ? null : starOf(row.rating);
+  const timed = !row.is_hidden && row.replied_at !== null;
+  return {
+    ...contribution(row, sign),
+    stars_1: star === 1 ? sign : 0, stars_2: star === 2 ? sign : 0, stars_3: star === 3 ? sign : 0, stars_4: star === 4 ? sign : 0, stars_5: star === 5 ? sign : 0,
+    reply_timed: timed ? sign : 0,
+    reply_seconds: timed ? (sign * (Date.parse(row.replied_at!) - Date.parse(row.reviewed_at))) / 1000 : 0,
+  };
+}
+
+/** One review's contribution to its (node, platform) aggregate and to its month's. */
+export type KeyedDelta = MonthlyDelta & { node_id: string; platform: string; month: string };
+
+export async function applyStats(db: Kysely<DB>, row: Pick<ReviewRow, 'node_id' | 'platform' | 'reviewed_at'>, d: MonthlyDelta): Promise<void> {
   await applyStatsMany(db, [{ node_id: row.node_id, platform: row.platform, month: monthOf(row), ...d }]);
 }
 
-const addInto = <K extends string>(sums: Map<string, StatsDelta & Record<K, string>>, key: string, keys: Record<K, string>, d: StatsDelta) => {
+const addInto = <D extends StatsDelta>(sums: Map<string, D>, key: string, fields: ReadonlyArray<keyof D>, d: D) => {
   const sum = sums.get(key);
   if (!sum) {
-    sums.set(key, { ...keys, ...d });
+    sums.set(key, d);
     return;
   }
-  for (const f of STATS_FIELDS) sum[f] += d[f];
+  for (const f of fields) (sum[f] as number) += d[f] as number;
 };
 
-const ADD_UP = (table: 'review_stats' | 'review_monthly_stats') => Object.fromEntries(
-  ['reviews', 'rating_count', 'rating_sum', 'normalized_count', 'normalized_sum', 'recommend_count', 'recommend_yes', 'replied']
-    .map((f) => [f, sql`${sql.ref(`${table}.${f}`)} + ${sql.ref(`excluded.${f}`)}`]),
+const ADD_UP = (table: 'review_stats' | 'review_monthly_stats', fields: readonly string[]) => Object.fromEntries(
+  fields.map((f) => [f, sql`${sql.ref(`${table}.${f}`)} + ${sql.ref(`excluded.${f}`)}`]),
 );
 
 /**
@@ -165,37 +183,50 @@ const ADD_UP = (table: 'review_stats' | 'review_monthly_stats') => Object.fromEn
  */
 export async function applyStatsMany(db: Kysely<DB>, deltas: readonly KeyedDelta[]): Promise<void> {
   const totals = new Map<string, StatsDelta & { node_id: string; platform: string }>();
-  const months = new Map<string, StatsDelta & { node_id: string; platform: string; month: string }>();
-  for (const { node_id, platform, month, ...d } of deltas) {
-    if (!STATS_FIELDS.some((f) => d[f] !== 0)) continue;
-    addInto(totals, `${node_id}\u0000${platform}`, { node_id, platform }, d);
-    addInto(months, `${node_id}\u0000${platform}\u0000${month}`, { node_id, platform, month }, d);
+  const months = new Map<string, KeyedDelta>();
+  for (const d of deltas) {
+    if (!MONTHLY_FIELDS.some((f) => d[f] !== 0)) continue;
+    const total = { node_id: d.node_id, platform: d.platform } as StatsDelta & { node_id: string; platform: string };
+    for (const f of STATS_FIELDS) total[f] = d[f];
+    addInto(totals, `${d.node_id}\u0000${d.platform}`, STATS_FIELDS, total);
+    addInto(months, `${d.node_id}\u0000${d.platform}\u0000${d.month}`, MONTHLY_FIELDS, { ...d });
   }
   const rows = [...totals.values()];
   for (let i = 0; i < rows.length; i += 500) {
     await db.insertInto('review_stats').values(rows.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['node_id', 'platform']).doUpdateSet(ADD_UP('review_stats'))).execute();
+      .onConflict((oc) => oc.columns(['node_id', 'platform']).doUpdateSet(ADD_UP('review_stats', STATS_FIELDS))).execute();
   }
   const monthly = [...months.values()];
   for (let i = 0; i < monthly.length; i += 500) {
     await db.insertInto('review_monthly_stats').values(monthly.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['node_id', 'month', 'platform']).doUpdateSet(ADD_UP('review_monthly_stats'))).execute();
+      .onConflict((oc) => oc.columns(['node_id', 'month', 'platform']).doUpdateSet(ADD_UP('review_monthly_stats', MONTHLY_FIELDS))).execute();
   }
 }
 
 /** Recomputes an account's monthly aggregates from its visible reviews (data written around the writes above: benchmarks' seeds). */
 export async function rebuildMonthlyStats(db: Kysely<DB>, accountId: string): Promise<void> {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  // As monthlyContribution counts: stars rounded half up (ratings are 0 to 5: truncation is floor on SQLite), reply time in seconds.
+  const rounded = pg ? sql`floor(rating + 0.5)` : sql`cast(rating + 0.5 as integer)`;
+  const star = (n: number) => sql`coalesce(sum(case when ${rounded} = ${sql.lit(n)} then 1 else 0 end), 0)`;
+  const seconds = pg
+    ? sql`extract(epoch from (replied_at::timestamptz - reviewed_at::timestamptz))`
+    : sql`(julianday(replied_at) - julianday(reviewed_at)) * 86400`;
   await db.deleteFrom('review_monthly_stats').where('node_id', 'in', db.selectFrom('nodes').select('id').where('account_id', '=', accountId)).execute();
   await sql`insert into review_monthly_stats (node_id, platform, month, reviews, rating_count, rating_sum, normalized_count, normalized_sum,
-      recommend_count, recommend_yes, replied)
+      recommend_count, recommend_yes, replied, stars_1, stars_2, stars_3, stars_4, stars_5, reply_timed, reply_seconds)
     select node_id, platform, substr(reviewed_at, 1, 7), count(*), count(rating), coalesce(sum(rating), 0), count(rating_normalized),
-      coalesce(sum(rating_normalized), 0), count(recommend), coalesce(sum(case when recommend = 1 then 1 else 0 end), 0), count(owner_reply)
+      coalesce(sum(rating_normalized), 0), count(recommend), coalesce(sum(case when recommend = 1 then 1 else 0 end), 0), count(owner_reply),
+      ${star(1)}, ${star(2)}, ${star(3)}, ${star(4)}, ${star(5)}, count(replied_at), coalesce(sum(case when replied_at is not null then ${seconds} end), 0)
     from reviews where account_id = ${accountId} and is_hidden = 0 group by node_id, platform, substr(reviewed_at, 1, 7)`.execute(db);
 }
 
 const STATS_FIELDS = [
   'reviews', 'rating_count', 'rating_sum', 'normalized_count', 'normalized_sum', 'recommend_count', 'recommend_yes', 'replied',
 ] as const satisfies ReadonlyArray<keyof StatsDelta>;
+const MONTHLY_FIELDS = [
+  ...STATS_FIELDS, 'stars_1', 'stars_2', 'stars_3', 'stars_4', 'stars_5', 'reply_timed', 'reply_seconds',
+] as const satisfies ReadonlyArray<keyof MonthlyDelta>;
 
 export async function insertAlertRule(db: Kysely<DB>, row: Insertable<AlertRuleTable>): Promise<void> {
   await db.insertInto('alert_rules').values(row).execute();

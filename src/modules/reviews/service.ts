@@ -178,7 +178,7 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
     const row: ReviewRow = { id: newId(), account_id: accountId, platform: input.platform, external_id: input.external_id, created_at: now, ...fields };
     await repo.insertReview(trx, row);
     if (needsExtraction(null, row)) await queueForExtraction(trx, [row], now);
-    await repo.applyStats(trx, row, repo.contribution(row, 1));
+    await repo.applyStats(trx, row, repo.monthlyContribution(row, 1));
     const review = toReview(row);
     await appendEvent(trx, { accountId, type: 'review.received', data: { review } });
     for (const rule of await matchingRules(trx, row)) {
@@ -216,7 +216,7 @@ export async function setHidden(db: Kysely<DB>, id: string, hidden: boolean): Pr
 /** Takes the old version of a review out of the aggregates and puts the new one in. */
 async function moveStats(trx: Kysely<DB>, before: ReviewRow, after: ReviewRow): Promise<void> {
   await repo.applyStatsMany(trx, [
-    { node_id: before.node_id, platform: before.platform, month: repo.monthOf(before), ...repo.contribution(before, -1) },
-    { node_id: after.node_id, platform: after.platform, month: repo.monthOf(after), ...repo.contribution(after, 1) },
+    { node_id: before.node_id, platform: before.platform, month: repo.monthOf(before), ...repo.monthlyContribution(before, -1) },
+    { node_id: after.node_id, platform: after.platform, month: repo.monthOf(after), ...repo.monthlyContribution(after, 1) },
   ]);
 }

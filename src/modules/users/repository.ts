@@ -1,5 +1,6 @@
 // SQL of dashboard users and their sessions.
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { DB, UserRow, UserSessionRow } from '../../db/schema.ts';
 
 export async function insertUser(db: Kysely<DB>, row: UserRow): Promise<void> {
@@ -53,21 +54,22 @@ export interface SessionLookup {
 }
 
 /** A session with its user, the user's node (the account's root when it has none) and the plan. */
+// Read on every dashboard request: built once (building the join cost more than running it).
+const sessionByHash = compiledOnce((db, idHash: string) => db.selectFrom('user_sessions')
+  .innerJoin('users', 'users.id', 'user_sessions.user_id')
+  .innerJoin('accounts', 'accounts.id', 'users.account_id')
+  // The user's node, else the account's root: one equality, so the join is an index lookup, not a scan of nodes.
+  .innerJoin('nodes', (join) => join.on((eb) => eb('nodes.id', '=', eb.fn.coalesce('users.node_id', eb.selectFrom('nodes as root')
+    .select('root.id').whereRef('root.account_id', '=', 'users.account_id').where('root.parent_id', 'is', null)))))
+  .select([
+    'user_sessions.id_hash', 'user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.account_id',
+    'users.email', 'users.role', 'users.language', 'users.node_id as user_node_id', 'nodes.id as node_id', 'nodes.path as node_path',
+    'nodes.type as node_type', 'accounts.plan_features',
+  ])
+  .where('user_sessions.id_hash', '=', idHash));
+
 export async function findSession(db: Kysely<DB>, idHash: string): Promise<SessionLookup | undefined> {
-  return db.selectFrom('user_sessions')
-    .innerJoin('users', 'users.id', 'user_sessions.user_id')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .innerJoin('nodes', (join) => join.on((eb) => eb.or([
-      eb('nodes.id', '=', eb.ref('users.node_id')),
-      eb.and([eb('users.node_id', 'is', null), eb('nodes.account_id', '=', eb.ref('users.account_id')), eb('nodes.parent_id', 'is', null)]),
-    ])))
-    .select([
-      'user_sessions.id_hash', 'user_sessions.last_seen_at', 'user_sessions.expires_at', 'users.id as user_id', 'users.account_id',
-      'users.email', 'users.role', 'users.language', 'users.node_id as user_node_id', 'nodes.id as node_id', 'nodes.path as node_path',
-      'nodes.type as node_type', 'accounts.plan_features',
-    ])
-    .where('user_sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+  return (await sessionByHash(db, idHash))[0];
 }
 
 export async function touchSession(db: Kysely<DB>, idHash: string, at: string): Promise<void> {

@@ -14,7 +14,7 @@ export const analyticsPage: DashboardPage = {
     web.get('/analytics', { preHandler: requireUser('viewer') }, async (request, reply) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), analyticsCatalog);
-      const properties = await listVisibleProperties(ctx.db, principal);
+      const properties = await listVisibleProperties(ctx.db, principal, ctx.propertyNames);
       const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date());
       return renderPage(request, reply, 'dashboard/analytics.eta', {
         title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])),

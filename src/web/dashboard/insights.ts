@@ -19,7 +19,7 @@ export const insightsPage: DashboardPage = {
       const topicId = (request.query as { topic?: unknown }).topic;
       const [overview, properties, recommendations, chosen] = await Promise.all([
         insightsOverview(ctx.db, principal, new Date()),
-        listVisibleProperties(ctx.db, principal),
+        listVisibleProperties(ctx.db, principal, ctx.propertyNames),
         listRecommendations(ctx.db, principal, null, 20),
         typeof topicId === 'string' && topicId !== '' ? topicMentions(ctx.db, principal, topicId) : Promise.resolve(null),
       ]);

@@ -36,13 +36,20 @@ export type PageCatalogs<K extends string> = { en: Catalog<K> } & Readonly<Recor
 export const csrfToken = (request: FastifyRequest, reply: FastifyReply): string =>
   reply.generateCsrf({ userInfo: csrfBinding(request) } as Parameters<FastifyReply['generateCsrf']>[0]);
 
+type MergedCatalogs = { en: Catalog<string> } & Readonly<Record<string, Partial<Catalog<string>>>>;
+/** The frame's catalog merged with each page's, once per page (catalogs are constants; merging them per request showed in profiles). */
+const mergedCatalogs = new WeakMap<object, MergedCatalogs>();
+const FRAME_ONLY = {};
+
 /** A translator over the frame's catalog and, when given, the page's. */
 export function pageTranslator<K extends string>(language: string, catalogs?: PageCatalogs<K>) {
-  const merged = {
-    en: { ...commonCatalog.en, ...catalogs?.en },
-    de: { ...commonCatalog.de, ...catalogs?.de },
-  } as { en: Catalog<K | keyof typeof commonCatalog.en> };
-  return translator(merged, language);
+  const key = catalogs ?? FRAME_ONLY;
+  let merged = mergedCatalogs.get(key);
+  if (merged === undefined) {
+    merged = { en: { ...commonCatalog.en, ...catalogs?.en }, de: { ...commonCatalog.de, ...catalogs?.de } } as MergedCatalogs;
+    mergedCatalogs.set(key, merged);
+  }
+  return translator(merged as { en: Catalog<K | keyof typeof commonCatalog.en> }, language);
 }
 
 export interface PageData {

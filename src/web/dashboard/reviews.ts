@@ -70,7 +70,7 @@ export const reviewsPage: DashboardPage = {
       const t = pageTranslator(languageOf(request), reviewsCatalog);
       const raw = request.query as Record<string, unknown>;
       const form = filterForm(raw);
-      const properties = await listVisibleProperties(ctx.db, principal);
+      const properties = await listVisibleProperties(ctx.db, principal, ctx.propertyNames);
       let page = null;
       let filterFault: FormFault | null = null;
       try {
