@@ -41,9 +41,16 @@ export function formFault(error: unknown, fields: readonly string[]): FormFault 
  * Checks a body built from a form against the API's own TypeBox schema, with the API's validator:
  * the same rules and the same messages ("body.name must NOT have more than 120 characters").
  */
+type Checker = ((value: unknown) => boolean) & { errors?: Parameters<typeof describeValidation>[1] };
+/** One checker per schema (schemas are constants; the inbox checks its filter form on every request). */
+const checkers = new WeakMap<TSchema, Checker>();
+
 export function checkBody<T>(schema: TSchema, body: Record<string, unknown>): T {
-  const check = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/form' }) as unknown as
-    ((value: unknown) => boolean) & { errors?: Parameters<typeof describeValidation>[1] };
+  let check = checkers.get(schema);
+  if (check === undefined) {
+    check = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/form' }) as unknown as Checker;
+    checkers.set(schema, check);
+  }
   if (check(body)) return body as T;
   throw invalid(describeValidation('body', check.errors ?? []));
 }
