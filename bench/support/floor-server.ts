@@ -6,7 +6,14 @@
 import http from 'node:http';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { registerSqliteFunctions, sqliteSql } from '../../src/db/dialect.ts';
+import { fanOutSql } from '../../src/events/outbox.ts';
 import { cursorsFor } from '../../src/http/pagination.ts';
+import { fingerprinter } from '../../src/lib/fingerprint.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { GUEST_COLUMNS, guestUpsert, STAY_COLUMNS, stayUpsert } from '../../src/modules/guests/repository.ts';
+import { GUEST_FIELDS, STAY_FIELDS } from '../../src/modules/guests/schemas.ts';
+import { pgPushStatementWithStay } from '../../src/modules/guests/store-postgres.ts';
 
 export interface FloorQuery {
   sql: string;
@@ -30,6 +37,9 @@ export interface FloorOptions {
   mentionsPage1: FloorQuery;
   scores: FloorQuery;
   nodeId: string;
+  /** POST /guests: the key's account and the one property the bench pushes to. */
+  accountId: string;
+  guestPropertyId: string;
 }
 
 const options = JSON.parse(process.env.REPUTE_FLOOR_SERVER ?? '{}') as FloorOptions;
@@ -67,6 +77,106 @@ function postgresRunner(): Run {
 
 const run = options.dialect === 'sqlite' ? sqliteRunner() : postgresRunner();
 
+// ---- POST /guests: the write Repute makes for a push of a guest with one stay (no custom fields,
+// no consent), with the same SQL: on PostgreSQL its single statement (tombstone check, both
+// upserts, guest.created and its fan-out), on SQLite its two upserts and the event with its
+// fan-out in one transaction per push (Repute groups pushes into shared commits; the floor does not).
+
+interface StayBody { external_id: string; status?: string; check_in?: string; check_out?: string; channel?: string }
+interface GuestBody { email: string; property_id: string; first_name?: string; last_name?: string; reservation: StayBody }
+type Row = Record<string, unknown>;
+
+const fingerprint = fingerprinter(Buffer.from(options.secretKey, 'base64'));
+
+/** The parameters Repute binds for such a push: the rows a create inserts, and which fields were sent. */
+function pushParams(body: GuestBody, now: string): Row {
+  const guest: Row = { id: newId(), account_id: options.accountId, property_id: body.property_id, email: body.email.trim().toLowerCase(), source: 'api' };
+  for (const f of GUEST_FIELDS) guest[f] = (body as unknown as Row)[f] ?? null;
+  Object.assign(guest, { custom_fields: '{}', marketing_consent: 'unknown', created_at: now, updated_at: now });
+  const r = body.reservation;
+  const stay: Row = { id: newId(), account_id: options.accountId, property_id: body.property_id, guest_id: '', external_id: r.external_id, status: r.status ?? 'booked' };
+  for (const f of STAY_FIELDS) stay[f] = (r as unknown as Row)[f] ?? null;
+  Object.assign(stay, { custom_fields: '{}', created_at: now, updated_at: now });
+  const params: Row = { grant: false, s_custom: false, r_s_custom: false, s_status: r.status !== undefined, fingerprint: fingerprint(body.property_id, guest.email as string) };
+  for (const c of GUEST_COLUMNS) params[c] = guest[c];
+  for (const f of GUEST_FIELDS) params[`s_${f}`] = f in body;
+  for (const c of STAY_COLUMNS) params[`r_${c}`] = stay[c];
+  for (const f of STAY_FIELDS) params[`s_${f}`] = f in r;
+  return params;
+}
+
+const eventBody = (eventId: string, now: string, guest: Row) => JSON.stringify({
+  id: eventId, type: 'guest.created', timestamp: now, account_id: options.accountId, data: { guest_id: guest.id, property_id: guest.property_id },
+});
+
+type Pusher = (body: GuestBody, now: string) => Promise<{ guest: Row; stay: Row; created: boolean }>;
+
+function sqlitePusher(): Pusher {
+  const db = new Database(options.database);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  registerSqliteFunctions(db);
+  const bits = (params: Row) => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]));
+  const merge = (a: string, b: string) => `json_patch(${a}, ${b})`;
+  const named = (name: string) => `@${name}`;
+  const upsertGuest = db.prepare(`${guestUpsert(named, merge, `select ${GUEST_COLUMNS.map((c) => `@${c}`).join(', ')}
+    where not exists (select 1 from erased_guests where property_id = @property_id and fingerprint = @fingerprint)`)} returning *`);
+  const upsertStay = db.prepare(`${stayUpsert(named, merge, `values (${STAY_COLUMNS.map((c) => `@r_${c}`).join(', ')})`, true)} returning *`);
+  const insertEvent = db.prepare('insert into events (id, account_id, type, payload, created_at) values (?, ?, ?, ?, ?)');
+  const fanOut = db.prepare(fanOutSql(sqliteSql, '(select ? as id, ? as account_id, ? as type, null as endpoint_id)', '?'));
+  const push = db.transaction((body: GuestBody, now: string) => {
+    const params = bits(pushParams(body, now));
+    const guest = upsertGuest.get(params) as Row;
+    const stay = upsertStay.get({ ...params, r_guest_id: guest.id }) as Row;
+    const created = guest.id === params.id;
+    if (created) {
+      const eventId = newId();
+      insertEvent.run(eventId, options.accountId, 'guest.created', eventBody(eventId, now, guest), now);
+      fanOut.run(eventId, options.accountId, 'guest.created', now);
+    }
+    return { guest, stay, created };
+  });
+  return async (body, now) => push.immediate(body, now);
+}
+
+function postgresPusher(): Pusher {
+  const pool = new pg.Pool({ connectionString: options.database, max: 10 });
+  return async (body, now) => {
+    const params = pushParams(body, now);
+    const { rows: [row] } = await pool.query({ name: 'floor_guest_push', text: pgPushStatementWithStay.text, values: pgPushStatementWithStay.values(params) });
+    return { guest: row.guest as Row, stay: row.stay as Row, created: (row.guest as Row).id === params.id };
+  };
+}
+
+const pushGuest = options.dialect === 'sqlite' ? sqlitePusher() : postgresPusher();
+
+/** Repute's Guest answer: these fields, in this order, the reservation last. */
+function guestAnswer(g: Row, s: Row): string {
+  return JSON.stringify({
+    id: g.id, property_id: g.property_id, source: g.source, email: g.email, salutation: g.salutation, first_name: g.first_name,
+    last_name: g.last_name, phone: g.phone, country_code: g.country_code, language_code: g.language_code, created_at: g.created_at,
+    updated_at: g.updated_at,
+    reservation: {
+      id: s.id, external_id: s.external_id, status: s.status, raw_status: s.raw_status, check_in: s.check_in, check_out: s.check_out,
+      checked_in_at: s.checked_in_at, checked_out_at: s.checked_out_at, channel: s.channel, created_at: s.created_at, updated_at: s.updated_at,
+    },
+  });
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function push(req: http.IncomingMessage): Promise<[number, string]> {
+  const body = JSON.parse(await readBody(req)) as GuestBody;
+  if (body.property_id !== options.guestPropertyId) return [422, '{"error":"property_id is not a property of the key","code":"unprocessable"}'];
+  const now = new Date().toISOString();
+  const { guest, stay, created } = await pushGuest(body, now);
+  return [created ? 201 : 200, guestAnswer(guest, stay)];
+}
+
 /** Rows of a page query (limit + 1) → Repute's envelope, next_cursor sealed the same way. */
 function page(rows: Record<string, unknown>[], binding: string, timeColumn: string, map: (row: Record<string, unknown>) => unknown): string {
   const hasMore = rows.length > LIMIT;
@@ -103,6 +213,7 @@ const bearer = `Bearer ${options.key}`;
 async function answer(req: http.IncomingMessage): Promise<[number, string]> {
   if (req.headers.authorization !== bearer) return [401, '{"error":"unauthenticated","code":"unauthenticated"}'];
   const url = new URL(req.url ?? '/', 'http://floor');
+  if (req.method === 'POST' && url.pathname === '/api/v4/guests') return push(req);
   if (url.pathname === '/api/v4/reviews') {
     const cursor = url.searchParams.get('cursor');
     if (cursor === null) return [200, page(await run(options.reviewsPage1, options.reviewsPage1.parameters), options.reviewsBinding, 'reviewed_at', review)];

@@ -86,6 +86,9 @@ interface PgPushed {
   stay: ReservationRow | null;
 }
 
+/** The single statement of a common push (guest, a stay, guest.created when new) and its parameter layout; bench/floor.ts runs it bare. */
+export const pgPushStatementWithStay = PG_PUSH[1]![1]!;
+
 function pgPushQuery(fingerprint: string, g: GuestWrite, s: StayWrite | null, withOutbox: boolean) {
   const statement = PG_PUSH[s ? 1 : 0]![withOutbox ? 1 : 0]!;
   const params = { ...guestParams(g), fingerprint, ...(s ? stayParams(s, 'r_s_custom') : {}) };
