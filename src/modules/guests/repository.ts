@@ -95,19 +95,27 @@ export function stayUpsert(p: Placeholder, merge: Merge, values: string, sameGue
     + (sameGuest ? ' where reservations.guest_id = excluded.guest_id' : '');
 }
 
-export function guestParams(w: GuestWrite): Record<string, unknown> {
-  const params: Record<string, unknown> = { grant: w.grant, s_custom: w.customFieldsSent };
-  for (const c of GUEST_COLUMNS) params[c] = w.row[c];
-  for (const f of GUEST_FIELDS) params[`s_${f}`] = w.sent.has(f);
-  return params;
+// The flag names of the sent fields, made once (template strings per push showed in profiles).
+const GUEST_SENT = GUEST_FIELDS.map((f) => [f, `s_${f}`] as const);
+const STAY_SENT = STAY_FIELDS.map((f) => [f, `s_${f}`] as const);
+const STAY_PARAMS = STAY_COLUMNS.map((c) => [c, `r_${c}`] as const);
+
+/** The guest's named parameters, written into `into` (a push's one parameter object: no spreading of copies). */
+export function guestParams(w: GuestWrite, into: Record<string, unknown> = {}): Record<string, unknown> {
+  into.grant = w.grant;
+  into.s_custom = w.customFieldsSent;
+  for (const c of GUEST_COLUMNS) into[c] = w.row[c];
+  for (const [f, flag] of GUEST_SENT) into[flag] = w.sent.has(f);
+  return into;
 }
 
 /** customKey: the stay's own custom-fields flag, renamed when it shares a statement with the guest's. */
-export function stayParams(w: StayWrite, customKey = 's_custom'): Record<string, unknown> {
-  const params: Record<string, unknown> = { [customKey]: w.customFieldsSent, s_status: w.sent.has('status') };
-  for (const c of STAY_COLUMNS) params[`r_${c}`] = w.row[c];
-  for (const f of STAY_FIELDS) params[`s_${f}`] = w.sent.has(f);
-  return params;
+export function stayParams(w: StayWrite, customKey = 's_custom', into: Record<string, unknown> = {}): Record<string, unknown> {
+  into[customKey] = w.customFieldsSent;
+  into.s_status = w.sent.has('status');
+  for (const [c, name] of STAY_PARAMS) into[name] = w.row[c];
+  for (const [f, flag] of STAY_SENT) into[flag] = w.sent.has(f);
+  return into;
 }
 
 /** Consent becomes withdrawn; true only when this call changed it (so the event is emitted once). */

@@ -91,7 +91,8 @@ export const pgPushStatementWithStay = PG_PUSH[1]![1]!;
 
 function pgPushQuery(fingerprint: string, g: GuestWrite, s: StayWrite | null, withOutbox: boolean) {
   const statement = PG_PUSH[s ? 1 : 0]![withOutbox ? 1 : 0]!;
-  const params = { ...guestParams(g), fingerprint, ...(s ? stayParams(s, 'r_s_custom') : {}) };
+  const params = guestParams(g, { fingerprint });
+  if (s) stayParams(s, 'r_s_custom', params);
   return { name: statement.name, text: statement.text, values: statement.values(params) };
 }
 

@@ -39,7 +39,7 @@ export function sqliteGuestStore(database: SqliteDatabase): GuestStore {
 
   return {
     push: (w, rules) => inNextBatch((): PushOutcome => {
-      const guest = upsertGuest.get(bits({ ...guestParams(w.guest), fingerprint: w.fingerprint })) as GuestRow | undefined;
+      const guest = upsertGuest.get(bits(guestParams(w.guest, { fingerprint: w.fingerprint }))) as GuestRow | undefined;
       if (!guest) throw rules.erased();
       const created = guest.id === w.guest.row.id;
       const unsubscribed = w.consent === false && (created || withdraw.run(w.now, guest.id).changes > 0);
