@@ -224,3 +224,34 @@ eachDatabase('repute insights extract reads the reviews again with progress; rec
   assert.equal(recommend.code, 0, recommend.stderr);
   assert.ok(tree.accountId in JSON.parse(recommend.stdout).recommendations);
 });
+
+eachDatabase('a computed sentiment moves the review\'s change stamp, so a client syncing by updated_at sees it', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The breakfast was excellent.' });
+  const before = (await t.api(key, 'GET', `/reviews/${review.id}`)).json();
+  assert.equal(before.sentiment, null);
+  // What a syncing client gets from a stamp on, once the sync horizon (PostgreSQL: a second behind
+  // the oldest open transaction) has passed the change: it asks again until then, as clients do.
+  const syncUntil = async (since: string | null, seen: (r: { id: string; sentiment: string | null }) => boolean) => {
+    const query = `/reviews?sort=updated_at&limit=100${since ? `&updated_since=${encodeURIComponent(since)}` : ''}`;
+    for (let tries = 0; tries < 50; tries++) {
+      const page = (await t.api(key, 'GET', query)).json() as { data: Array<{ id: string; sentiment: string | null }> };
+      if (page.data.some(seen)) return page.data;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`a sync from ${since} never showed the change`);
+  };
+  await syncUntil(null, (r) => r.id === review.id && r.sentiment === null);
+
+  await drain(t);
+  const after = (await t.api(key, 'GET', `/reviews/${review.id}`)).json();
+  assert.equal(after.sentiment, 'positive');
+  assert.ok(after.updated_at > before.updated_at, `${after.updated_at} > ${before.updated_at}`);
+  await syncUntil(before.updated_at, (r) => r.id === review.id && r.sentiment === 'positive');
+
+  // Read again with the same words: the sentiment stays, and so does the stamp.
+  await t.ctx.db.insertInto('extraction_queue').values({ review_id: review.id, account_id: tree.accountId, enqueued_at: new Date().toISOString(), lease_until: null, attempts: 0 }).execute();
+  await drain(t);
+  assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().updated_at, after.updated_at);
+});

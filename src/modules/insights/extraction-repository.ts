@@ -1,6 +1,7 @@
 // SQL of the extraction queue: claim due rows under a lease, read the reviews they name, and write
 // what the engine found (mentions replaced, a computed sentiment) while clearing the rows read.
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { changeStamp } from '../../db/change-stamp.ts';
 import type { DB, MentionRow, ReviewRow } from '../../db/schema.ts';
 
 export interface ClaimedExtraction {
@@ -61,12 +62,16 @@ export async function writeExtractions(db: Kysely<DB>, writes: readonly Extracti
   if (ids.length > 0) await db.deleteFrom('mentions').where('review_id', 'in', ids).where('extracted', '=', 1).execute();
   const mentions = writes.flatMap((w) => w.mentions);
   for (let i = 0; i < mentions.length; i += 500) await db.insertInto('mentions').values(mentions.slice(i, i + 500)).execute();
-  // One statement per computed value and one for the queue, whatever the batch's size.
+  // One statement per computed value and one for the queue, whatever the batch's size. A review
+  // whose sentiment changes gets a new change stamp, so a client syncing by updated_at sees it;
+  // one whose computed sentiment stays the same keeps its stamp.
+  const stamp = writes.length > 0 ? await changeStamp(db) : null;
   for (const sentiment of new Set(writes.map((w) => w.sentiment))) {
     const chunk = writes.filter((w) => w.sentiment === sentiment).map((w) => w.reviewId);
-    await db.updateTable('reviews').set({ sentiment, sentiment_computed: 1 })
+    await db.updateTable('reviews').set({ sentiment, sentiment_computed: 1, updated_at: stamp! })
       .where('id', 'in', chunk)
       .where((eb) => eb.or([eb('sentiment', 'is', null), eb('sentiment_computed', '=', 1)]))
+      .where((eb) => (sentiment === null ? eb('sentiment', 'is not', null) : eb.or([eb('sentiment', 'is', null), eb('sentiment', '!=', sentiment)])))
       .execute();
   }
   if (claimed.length > 0) {
