@@ -69,7 +69,7 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   assert.equal((await client.post(`/reviews/${review.id}/reply`, { _csrf: csrf, reply: 'hello' })).statusCode, 403);
   const bad = await client.get('/reviews?from=yesterday');
   assert.equal(bad.statusCode, 400);
-  assert.match(bad.body, /from must be a date \(YYYY-MM-DD\)/);
+  assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday"><span class="field-fault" id="from-fault">from must be a date \(YYYY-MM-DD\)<\/span>/, 'the fault stands next to its field');
   const german = await client.get('/reviews', { 'accept-language': 'de' });
   assert.match(german.body, /<h1>Bewertungen<\/h1>/);
 });
