@@ -27,6 +27,10 @@ export function compiledOnce<A extends string[], O>(build: (db: Kysely<DB>, ...a
     if (t === undefined) {
       const compiled = build(db, ...(args.map((_, i) => slot(i)) as A)).compile();
       const slots = compiled.parameters.map((p) => (typeof p === 'string' ? args.findIndex((_, i) => p === slot(i)) : -1));
+      // An argument used inside a value (`${arg}~`) would be frozen into the template: pass the value itself.
+      if (compiled.parameters.some((p, i) => slots[i] === -1 && typeof p === 'string' && p.includes('\u0000arg '))) {
+        throw new Error('compiledOnce: an argument is used inside a value; pass the derived value as an argument of its own');
+      }
       t = { sql: compiled.sql, slots, constants: compiled.parameters };
       templates.set(dialect, t);
     }
