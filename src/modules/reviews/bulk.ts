@@ -84,7 +84,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     }
     await flush();
 
-    await queueForExtraction(trx, toRead, now);
+    await queueForExtraction(trx, toRead, now, ctx.reviews.queueRows);
     await applyStatsMany(trx, stats);
     const events: NewEvent[] = [];
     if (created.length > 0) {

@@ -1,5 +1,6 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
 import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import type { AlertRuleTable, DB, NewReview, ReviewMonthlyStatsTable, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
 import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
@@ -99,7 +100,19 @@ export async function moveNodeCopies(db: Kysely<DB>, reviewId: string, nodeId: s
  * rows, reads the reviews and replaces their mentions. A review queued again (its text changed while
  * it waited or was being read) gets a fresh enqueued_at, so the worker reads it once more.
  */
+/** Writes queue rows for the insights engine in the caller's transaction (queueExtraction, or a store's faster one). */
+export type QueueRowWriter = (db: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string) => Promise<void>;
+
+// One review's queue row (every single review write): built once, then only bound.
+const queueOne = compiledOnce((db, reviewId: string, accountId: string, now: string) => db.insertInto('extraction_queue')
+  .values({ review_id: reviewId, account_id: accountId, enqueued_at: now, lease_until: null, attempts: 0 })
+  .onConflict((oc) => oc.column('review_id').doUpdateSet({ enqueued_at: now, lease_until: null, attempts: 0 })));
+
 export async function queueExtraction(db: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string): Promise<void> {
+  if (reviews.length === 1) {
+    await queueOne(db, reviews[0]!.id, reviews[0]!.account_id, now);
+    return;
+  }
   for (let i = 0; i < reviews.length; i += 500) {
     await db.insertInto('extraction_queue')
       .values(reviews.slice(i, i + 500).map((r) => ({ review_id: r.id, account_id: r.account_id, enqueued_at: now, lease_until: null, attempts: 0 })))
@@ -267,4 +280,6 @@ export interface ReviewBulkStore {
   writeRun(trx: Kysely<DB>, accountId: string, run: readonly Planned[]): Promise<Written[]>;
   /** How this database writes a batch's event rows fastest. */
   eventRows: EventRowWriter;
+  /** How this database queues a batch's reviews for the insights engine fastest. */
+  queueRows: QueueRowWriter;
 }

@@ -140,12 +140,14 @@ export function needsExtraction(old: ReviewRow | null, row: ReviewRow): boolean 
  */
 export const extractionQueueing = { enabled: true };
 
-/** Queues the reviews a write gave something new to read, and wakes the worker after the commit. */
-export async function queueForExtraction(trx: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string): Promise<void> {
+/** Queues the reviews a write gave something new to read (through a store's writer), and wakes the worker after the commit. */
+export async function queueForExtraction(
+  trx: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string, write: repo.QueueRowWriter = repo.queueExtraction,
+): Promise<void> {
   if (reviews.length === 0 || !extractionQueueing.enabled) return;
   // A batch that writes one review twice (its key twice in a file) queues it once.
   const unique = [...new Map(reviews.map((r) => [r.id, r])).values()];
-  await repo.queueExtraction(trx, unique, now);
+  await write(trx, unique, now);
   wakeAfterCommit(trx);
 }
 

@@ -4,13 +4,14 @@ import { sql } from 'kysely';
 import type { PostgresDatabase } from '../../db/connect.ts';
 import type { ReviewRow } from '../../db/schema.ts';
 import { insertEventRows } from '../../events/outbox.ts';
-import { REVIEW_FIELD_COLUMNS, type ReviewBulkStore } from './repository.ts';
+import { queueExtraction, REVIEW_FIELD_COLUMNS, type ReviewBulkStore } from './repository.ts';
 
 const CHUNK = 1000;
 
 export function postgresReviewBulkStore(_database: PostgresDatabase): ReviewBulkStore {
   return {
     eventRows: insertEventRows,
+    queueRows: queueExtraction,
     async writeRun(trx, accountId, run) {
       const inserted = new Set<string>();
       for (let i = 0; i < run.length; i += CHUNK) {
