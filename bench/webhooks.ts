@@ -10,6 +10,8 @@
 //        [--samples 200] [--rounds 3] [--dialect sqlite|postgres]
 // The receiver runs in a child process (node:http, answers 200 on /ok and 500 on /fail) and reports
 // arrival times on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
+// BENCH_WORKER_STATS=1 prints the worker's counters after each throughput run (claims and result
+// flushes per delivery: how many database round trips a delivery costs).
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -214,6 +216,7 @@ async function workerRun(s: Setup, receiver: Receiver, endpointId: string, n: nu
   const last = await arrived;
   const used = process.cpuUsage(cpu);
   await worker.stop();
+  if (process.env.BENCH_WORKER_STATS) console.log(`    worker stats: ${JSON.stringify(worker.stats)}`);
   return { seconds: ms(last - started) / 1000, cpuUs: (used.user + used.system) / n };
 }
 
