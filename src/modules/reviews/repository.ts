@@ -95,11 +95,6 @@ export async function moveNodeCopies(db: Kysely<DB>, reviewId: string, nodeId: s
   await db.updateTable('mentions').set({ node_id: nodeId }).where('review_id', '=', reviewId).execute();
 }
 
-/**
- * Queues reviews for the insights engine, in the transaction that wrote them: the worker claims the
- * rows, reads the reviews and replaces their mentions. A review queued again (its text changed while
- * it waited or was being read) gets a fresh enqueued_at, so the worker reads it once more.
- */
 /** Writes queue rows for the insights engine in the caller's transaction (queueExtraction, or a store's faster one). */
 export type QueueRowWriter = (db: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string) => Promise<void>;
 
@@ -108,7 +103,12 @@ const queueOne = compiledOnce((db, reviewId: string, accountId: string, now: str
   .values({ review_id: reviewId, account_id: accountId, enqueued_at: now, lease_until: null, attempts: 0 })
   .onConflict((oc) => oc.column('review_id').doUpdateSet({ enqueued_at: now, lease_until: null, attempts: 0 })));
 
-export async function queueExtraction(db: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string): Promise<void> {
+/**
+ * Queues reviews for the insights engine, in the transaction that wrote them: the worker claims the
+ * rows, reads the reviews and replaces their mentions. A review queued again (its text changed while
+ * it waited or was being read) gets a fresh enqueued_at, so the worker reads it once more.
+ */
+export const queueExtraction: QueueRowWriter = async (db, reviews, now) => {
   if (reviews.length === 1) {
     await queueOne(db, reviews[0]!.id, reviews[0]!.account_id, now);
     return;
@@ -119,7 +119,7 @@ export async function queueExtraction(db: Kysely<DB>, reviews: ReadonlyArray<Pic
       .onConflict((oc) => oc.column('review_id').doUpdateSet({ enqueued_at: now, lease_until: null, attempts: 0 }))
       .execute();
   }
-}
+};
 
 export async function insertReview(db: Kysely<DB>, row: NewReview): Promise<void> {
   await db.insertInto('reviews').values(row).execute();
