@@ -68,6 +68,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   // (A creation option of http.Server that Node reads when the server starts listening.)
   (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1000, ctx.config.requestTimeoutMs);
   const context: AppContext = { ...ctx, log: app.log };
+  context.sessions.start(app.log);
+  app.addHook('onClose', () => context.sessions.stop());
   const table = collectRoutes(app, strictQuery);
   app.setValidatorCompiler(validatorCompiler);
   // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.

@@ -13,6 +13,7 @@ import { type Fingerprinter, fingerprinter } from './lib/fingerprint.ts';
 import { TtlCache } from './lib/ttl-cache.ts';
 import { principalCache } from './modules/keys/service.ts';
 import type { PropertyName } from './modules/nodes/service.ts';
+import { type SessionCache, sessionCache } from './modules/users/session-changes.ts';
 import { type Stores, storesFor } from './stores.ts';
 
 /** What services need: the CLI builds this much, the HTTP server the whole AppContext. */
@@ -35,6 +36,8 @@ export interface AppContext extends ServiceContext {
   keyFailures: AuthThrottle | null;
   rateLimits: RateLimitStore;
   log: FastifyBaseLogger;
+  /** Dashboard sessions kept in memory until the database signals a change (buildApp starts and stops it). */
+  sessions: SessionCache;
 }
 
 export function createServiceContext(config: Config, database: Database): ServiceContext {
@@ -54,6 +57,7 @@ export function createContext(config: Config, database: Database): Omit<AppConte
     ...createServiceContext(config, database),
     principals: principalCache(database.db),
     propertyNames: new TtlCache<PropertyName[]>(2000, 10_000),
+    sessions: sessionCache(database),
     keyFailures: new AuthThrottle(rateLimits, 'key', config.authFailureLimit, config.authFailureWindowS),
     rateLimits,
   };

@@ -13,6 +13,7 @@ import * as webhookRotation from './migrations/2026-11-24T0500-webhook-rotation.
 import * as invitationPlanning from './migrations/2026-11-24T0600-invitation-planning.ts';
 import * as reviewMonthlyStats from './migrations/2026-11-24T0700-review-monthly-stats.ts';
 import * as monthlyStarsAndReplyTimes from './migrations/2026-11-26T1200-monthly-stars-and-reply-times.ts';
+import * as sessionChangeSignal from './migrations/2026-11-26T1400-session-change-signal.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0600-invitation-planning': invitationPlanning,
   '2026-11-24T0700-review-monthly-stats': reviewMonthlyStats,
   '2026-11-26T1200-monthly-stars-and-reply-times': monthlyStarsAndReplyTimes,
+  '2026-11-26T1400-session-change-signal': sessionChangeSignal,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

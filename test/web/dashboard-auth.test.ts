@@ -6,6 +6,8 @@ import { createTestApp, dialects } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createTree } from '../support/factories.ts';
 import { createUser, csrfOf, DashboardClient, PASSWORD, signedIn } from '../support/dashboard.ts';
+import { connect } from '../../src/db/connect.ts';
+import { sleep, until } from '../webhooks/helpers.ts';
 
 eachDatabase('a page without a session goes to /login?next=…, and sign-in returns there', async (t) => {
   const tree = await createTree(t);
@@ -111,6 +113,35 @@ eachDatabase('sign-out and user deletion end the session at once', async (t) => 
   assert.equal(after.statusCode, 303);
   assert.match(String(after.headers.location), /^\/login/);
   assert.equal((await new DashboardClient(t).signIn(owner.email)).statusCode, 401);
+});
+
+eachDatabase('a change made by another process reaches a signed-in user: a setting, a role, the session ended', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = await signedIn(t, owner.email);
+  // A connection of its own to the same database: what `repute users …`, another instance or plain SQL holds.
+  const elsewhere = connect(t.testDb.url, t.testDb.schema === null ? {} : { schema: t.testDb.schema });
+  // SQLite: the server reads the change count before using a kept session, so the change shows on
+  // the next request. PostgreSQL: the server hears it by NOTIFY, as fast as that arrives.
+  const shows = async (what: string, probe: () => Promise<boolean>) => {
+    if (t.dialect === 'sqlite') assert.ok(await probe(), what);
+    else await until(probe, 5000, what);
+  };
+  try {
+    // A few requests first, so this instance keeps the session in memory (on PostgreSQL once it listens).
+    for (let i = 0; i < 3; i += 1) {
+      assert.equal((await client.get('/')).statusCode, 200);
+      await sleep(50);
+    }
+    await elsewhere.db.updateTable('users').set({ language: 'de' }).where('id', '=', owner.id).execute();
+    await shows('the German page', async () => /<html lang="de">/.test((await client.get('/')).body));
+    await elsewhere.db.updateTable('users').set({ role: 'viewer' }).where('id', '=', owner.id).execute();
+    await shows('the owner-only page refused', async () => (await client.get('/settings/users')).statusCode === 403);
+    await elsewhere.db.deleteFrom('user_sessions').execute();
+    await shows('the session ended', async () => (await client.get('/')).statusCode === 303);
+  } finally {
+    await elsewhere.destroy();
+  }
 });
 
 eachDatabase('failed sign-ins lock the e-mail (even the right password) and the address', async (t) => {

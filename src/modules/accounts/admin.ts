@@ -20,6 +20,7 @@ export function accountAdminRoutes(app: FastifyInstance, ctx: RouteContext): voi
   r.patch('/accounts/:id', { schema: { tags: ['admin'], params: IdParams, body: AccountPatch } }, async (request) => {
     const account = await updateAccount(ctx.db, request.params.id, request.body);
     ctx.principals.clear();
+    ctx.sessions.clear();
     return toAccount(account, ctx.config);
   });
 }

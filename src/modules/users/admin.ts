@@ -14,6 +14,7 @@ export function userAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   r.delete('/users/:id', { schema: { tags: ['admin'], params: IdParams } }, async (request) => {
     await deleteUser(ctx.db, request.params.id);
+    ctx.sessions.clear();
     return { id: request.params.id, deleted: true };
   });
 }

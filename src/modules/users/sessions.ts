@@ -1,14 +1,16 @@
 // Dashboard sessions, server-side in the database so every instance shares them and sign-out, user
 // deletion and expiry end them at once: the cookie holds 32 random bytes (256 bits, base64url),
 // the table only their SHA-256. A session ends after SESSION_IDLE_S without a request (12 hours by
-// default) and SESSION_MAX_S after sign-in (7 days), whichever comes first. Every request reads the
-// row (sessions are never cached), and last_seen_at is written at most once a minute.
+// default) and SESSION_MAX_S after sign-in (7 days), whichever comes first. A server keeps the
+// sessions it read in memory only until the database signals a change that could end or alter one
+// (session-changes.ts), and last_seen_at is written at most once a minute.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import { SCOPES, type Scope } from '../../access/scopes.ts';
 import type { DB } from '../../db/schema.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
+import type { SessionCache } from './session-changes.ts';
 import { principalFor } from '../keys/service.ts';
 import * as repo from './repository.ts';
 import type { Role } from './schemas.ts';
@@ -53,24 +55,44 @@ export async function openSession(db: Kysely<DB>, settings: SessionSettings, use
   return { id, maxAgeS: settings.sessionMaxS };
 }
 
+/** What sessionOf may keep between requests. */
+export interface SessionMemory {
+  /** Sessions read, until the database signals a change. */
+  sessions?: SessionCache;
+  /** Users' Principals (their subtrees), briefly, as for keys. */
+  reach?: TtlCache<Principal>;
+}
+
 /**
  * The session's user, or null when the id names no live session (unknown, signed out, expired, user
- * deleted). The session row is read on every call, so an ended session is refused at once on every
- * instance; `reach` may keep the user's Principal (its subtree) briefly, keyed by user, role, node
- * and plan, so a changed role or plan applies at once and a new node within the cache's TTL, as for keys.
+ * deleted). A kept session is used only while the database has signalled no change since it was
+ * read, so an ended session is refused at once; `reach` may keep the user's Principal (its subtree)
+ * briefly, keyed by user, role, node and plan, so a changed role or plan applies at once and a new
+ * node within the cache's TTL, as for keys.
  */
-export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: string, reach?: TtlCache<Principal>): Promise<SignedIn | null> {
+export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: string, memory: SessionMemory = {}): Promise<SignedIn | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
   const idHash = hashId(id);
-  const row = await repo.findSession(db, idHash);
-  if (!row) return null;
+  const { sessions, reach } = memory;
+  let row = sessions?.get(idHash);
+  if (row === undefined) {
+    const ticket = sessions?.ticket();
+    row = await repo.findSession(db, idHash);
+    if (!row) return null;
+    if (ticket) sessions!.set(idHash, row, ticket);
+  }
   const now = Date.now();
   const lastSeen = Date.parse(row.last_seen_at);
   if (Date.parse(row.expires_at) <= now || lastSeen + settings.sessionIdleS * 1000 <= now) {
+    sessions?.forget(idHash);
     await repo.deleteSession(db, idHash);
     return null;
   }
-  if (lastSeen + TOUCH_EVERY_MS <= now) await repo.touchSession(db, idHash, new Date(now).toISOString());
+  if (lastSeen + TOUCH_EVERY_MS <= now) {
+    // The kept row's last_seen_at is now old: the next request reads the session again.
+    sessions?.forget(idHash);
+    await repo.touchSession(db, idHash, new Date(now).toISOString());
+  }
   const role = row.role as Role;
   const reachKey = `${row.user_id}|${role}|${row.node_id}|${row.plan_features}`;
   let principal = reach?.get(reachKey);

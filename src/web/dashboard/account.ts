@@ -27,6 +27,7 @@ export const accountPage: DashboardPage = {
       const language = field(request, 'language');
       try {
         await setLanguage(ctx.db, userOf(request).userId, language === '' ? null : language);
+        ctx.sessions.clear();
       } catch (error) {
         const fault = formFault(error, ['language']);
         return show(request, reply.status(fault.status), { fault: fault.message });

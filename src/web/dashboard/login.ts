@@ -7,7 +7,7 @@ import { endSession, openSession } from '../../modules/users/sessions.ts';
 import { LoginThrottle, signIn } from '../../modules/users/sign-in.ts';
 import { field } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
-import { csrfToken, DASHBOARD_CSS, pageTranslator } from './render.ts';
+import { DASHBOARD_CSS, pageTranslator } from './render.ts';
 import { languageOf, safeNext, SESSION_COOKIE } from './session.ts';
 
 interface LoginForm {
@@ -20,7 +20,7 @@ interface LoginForm {
 function showLogin(request: FastifyRequest, reply: FastifyReply, form: LoginForm) {
   const lang = languageOf(request);
   const t = pageTranslator(lang);
-  return reply.header('Cache-Control', 'no-store').view('dashboard/login.eta', { styles: [DASHBOARD_CSS], lang, t, title: t('login.title'), csrf: csrfToken(request, reply), ...form });
+  return reply.header('Cache-Control', 'no-store').view('dashboard/login.eta', { styles: [DASHBOARD_CSS], lang, t, title: t('login.title'), csrf: reply.pageCsrfToken(), ...form });
 }
 
 export const loginPage: DashboardPage = {
@@ -48,6 +48,7 @@ export const loginPage: DashboardPage = {
       // A fresh id on every sign-in; a session this browser had before ends.
       const previous = request.cookies[SESSION_COOKIE];
       if (previous) await endSession(ctx.db, previous);
+      ctx.sessions.clear();
       const session = await openSession(ctx.db, ctx.config, result.userId);
       reply.setCookie(SESSION_COOKIE, session.id, { path: '/', httpOnly: true, sameSite: 'lax', secure: https, maxAge: session.maxAgeS });
       return reply.redirect(next, 303);
@@ -56,6 +57,8 @@ export const loginPage: DashboardPage = {
     web.post('/logout', async (request, reply) => {
       const id = request.cookies[SESSION_COOKIE];
       if (id) await endSession(ctx.db, id);
+      // Refused at once on this instance; other instances hear it from the database (session-changes.ts).
+      ctx.sessions.clear();
       reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: https });
       return reply.redirect('/login?signed_out=1', 303);
     });

@@ -3,7 +3,7 @@
 // _csrf field in each form, or an X-CSRF-Token header from scripts; without one → 403), faults
 // shown inside the frame when signed in, and every dashboard page (src/web/dashboard/pages.ts).
 import { hkdfSync } from 'node:crypto';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import type { AppContext } from '../../context.ts';
@@ -24,6 +24,15 @@ export interface DashboardPage {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The cookie holding the browser's CSRF secret (tokens are HMACs of it). */
+const CSRF_COOKIE = 'repute_csrf';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** A CSRF token for this page's forms, bound to the session (the signed-out forms get one of their own). */
+    pageCsrfToken(): string;
+  }
+}
 
 export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyInstance, ctx: AppContext) => Promise<void> {
   const nav = pages.flatMap((page) => page.nav ?? []);
@@ -35,19 +44,34 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         sessionPlugin: '@fastify/cookie',
         // The secret's cookie; tokens are HMACs of it bound to the session (userInfo), so a token
         // of one session (or of the signed-out login form) is refused in another.
-        cookieKey: 'repute_csrf',
+        cookieKey: CSRF_COOKIE,
         cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure: https },
         csrfOpts: { hmacKey: Buffer.from(hkdfSync('sha256', ctx.config.secretKey, 'repute', 'dashboard csrf', 32)) },
         getUserInfo: csrfBinding,
       });
-      // A signed-in user's reach (subtree), kept 2 s like a key's principal; the session itself is read every time.
-      const reach = new TtlCache<Principal>(2000, 10_000);
+      // Tokens made per (CSRF secret cookie, session), kept 10 minutes: any token of the pair is as
+      // valid as another, and making one (a random salt and an HMAC) cost ~20 µs of every page.
+      const tokens = new TtlCache<string>(600_000, 10_000);
+      dash.decorateReply('pageCsrfToken', function (this: FastifyReply): string {
+        const binding = csrfBinding(this.request);
+        const secret = this.request.cookies[CSRF_COOKIE];
+        const key = secret === undefined ? null : `${secret}\n${binding}`;
+        let token = key === null ? undefined : tokens.get(key);
+        if (token === undefined) {
+          // Without a secret cookie yet, this makes one and sets the cookie.
+          token = this.generateCsrf({ userInfo: binding } as Parameters<FastifyReply['generateCsrf']>[0]);
+          if (key !== null) tokens.set(key, token);
+        }
+        return token;
+      });
+      // A signed-in user's reach (subtree), kept 2 s like a key's principal; the session itself until the database signals a change.
+      const memory = { sessions: ctx.sessions, reach: new TtlCache<Principal>(2000, 10_000) };
       dash.decorateRequest('signedIn', null);
       dash.decorateRequest('dashboardNav', null as unknown as readonly NavEntry[]);
       dash.addHook('onRequest', async (request) => {
         request.dashboardNav = nav;
         const id = request.cookies[SESSION_COOKIE];
-        request.signedIn = id ? await sessionOf(ctx.db, ctx.config, id, reach) : null;
+        request.signedIn = id ? await sessionOf(ctx.db, ctx.config, id, memory) : null;
       });
       dash.addHook('preHandler', (request, reply, done) => {
         if (UNSAFE.has(request.method)) return dash.csrfProtection(request, reply, done);

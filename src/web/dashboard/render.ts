@@ -6,7 +6,7 @@ import { type Catalog, translator } from '../i18n.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
 import type { Role } from '../../modules/users/schemas.ts';
 import { commonCatalog } from './catalog.ts';
-import { csrfBinding, languageOf } from './session.ts';
+import { languageOf } from './session.ts';
 
 /** The dashboard's stylesheet (src/web/assets/dashboard.css), on every dashboard page. */
 export const DASHBOARD_CSS = '/assets/dashboard.css';
@@ -32,9 +32,6 @@ declare module 'fastify' {
 /** A page's own catalogs: English complete, German may leave keys out. */
 export type PageCatalogs<K extends string> = { en: Catalog<K> } & Readonly<Record<string, Partial<Catalog<K>>>>;
 
-/** The CSRF token of this request's session, for a form's hidden _csrf field (or the X-CSRF-Token header). */
-export const csrfToken = (request: FastifyRequest, reply: FastifyReply): string =>
-  reply.generateCsrf({ userInfo: csrfBinding(request) } as Parameters<FastifyReply['generateCsrf']>[0]);
 
 type MergedCatalogs = { en: Catalog<string> } & Readonly<Record<string, Partial<Catalog<string>>>>;
 /** The frame's catalog merged with each page's, once per page (catalogs are constants; merging them per request showed in profiles). */
@@ -74,7 +71,7 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
     return { href: entry.href, label: t(entry.label), current };
   });
   return reply.header('Cache-Control', 'no-store').view(template, {
-    ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: csrfToken(request, reply), path,
+    ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: reply.pageCsrfToken(), path,
     user: user === null ? null : { email: user.email, role: user.role },
   });
 }

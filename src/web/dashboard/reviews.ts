@@ -84,8 +84,18 @@ export const reviewsPage: DashboardPage = {
       }
       const names = new Map(properties.map((p) => [p.id, p.name]));
       const here = inboxUrl(form);
+      // A page has a few distinct ratings: each label is made once.
+      const ratingLabels = new Map<number | null, string>();
+      const ratingLabel = (rating: number | null): string => {
+        let label = ratingLabels.get(rating);
+        if (label === undefined) {
+          label = rating === null ? t('reviews.noRating') : t('reviews.rating', { rating });
+          ratingLabels.set(rating, label);
+        }
+        return label;
+      };
       return renderPage(request, reply, 'dashboard/reviews.eta', {
-        title: t('reviews.title'), form, properties, platforms: PLATFORMS, page, names, here,
+        title: t('reviews.title'), form, properties, platforms: PLATFORMS, page, names, here, ratingLabel,
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault,

@@ -56,11 +56,13 @@ export const settingsUsersPage: DashboardPage = {
 
     web.post('/settings/users/:id/role', guard, async (request, reply) => {
       await changeRoleWithin(ctx.db, scopeOf(request), userOf(request).userId, idOf(request), field(request, 'role'));
+      ctx.sessions.clear();
       return reply.redirect('/settings/users?done=roleChanged', 303);
     });
 
     web.post('/settings/users/:id/remove', guard, async (request, reply) => {
       await removeUserWithin(ctx.db, scopeOf(request), userOf(request).userId, idOf(request));
+      ctx.sessions.clear();
       return reply.redirect('/settings/users?done=removed', 303);
     });
   },
