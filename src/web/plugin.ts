@@ -3,10 +3,9 @@
 // every output, static assets from the package itself, and faults answered as HTML pages.
 // It is one encapsulated Fastify context: none of it reaches the JSON APIs, whose answers, parsers
 // and headers stay as they are (a form body sent to /api/v4 is still refused with 415).
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import view from '@fastify/view';
 import { Eta } from 'eta';
 import helmet from 'helmet';
 import type { AppContext } from '../context.ts';
@@ -17,6 +16,17 @@ import { ASSETS_DIR, VENDOR_DIRS, VIEWS_DIR } from './locations.ts';
 import { type PageRoutes, pageRoutes } from './registry.ts';
 
 export const ASSETS_PREFIX = '/assets/';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The HTML of a template under src/web/views (e.g. 'dashboard/reviews.eta'), every <%= %> output escaped. */
+    view(template: string, data: object): string;
+  }
+  interface FastifyReply {
+    /** Sends the template's HTML (text/html unless a type was set). */
+    view(template: string, data: object): FastifyReply;
+  }
+}
 
 /**
  * Eta over src/web/views, with compiled templates and resolved template paths kept: Eta resolves the
@@ -70,11 +80,13 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
       strictTransportSecurity: https ? { maxAge: 31_536_000 } : false,
     });
     web.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
-    await web.register(view, {
-      // Eta escapes every <%= %> output; the cache keeps compiled templates (they never change while running).
-      engine: { eta: viewEngine() },
-      root: VIEWS_DIR,
-      production: true,
+    // Eta renders directly (reply.view, web.view): @fastify/view re-configured the engine and copied
+    // the page's data on every render, through three promise hops (~15 µs of a 0.6 ms page).
+    const eta = viewEngine();
+    web.decorate('view', (template: string, data: object) => eta.render(template, data));
+    web.decorateReply('view', function (this: FastifyReply, template: string, data: object) {
+      if (!this.hasHeader('content-type')) this.type('text/html; charset=utf-8');
+      return this.send(eta.render(template, data));
     });
     await web.register(fastifyStatic, {
       root: [ASSETS_DIR, ...VENDOR_DIRS],

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cursorsFor, filterBinding } from '../../http/pagination.ts';
 import { invalid } from '../../lib/errors.ts';
-import { listVisibleProperties } from '../../modules/nodes/service.ts';
+import { listVisibleProperties, type PropertyName } from '../../modules/nodes/service.ts';
 import { ReviewListQuery, ReplyInput } from '../../modules/reviews/schemas.ts';
 import { getReview, listReviews, replyToReview, setHidden } from '../../modules/reviews/service.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
@@ -64,6 +64,18 @@ export const reviewsPage: DashboardPage = {
   nav: [{ href: '/reviews', label: 'nav.reviews', least: 'viewer' }],
   routes(web, ctx: AppContext) {
     const cursors = cursorsFor(ctx.config.secretKey);
+    // A node's properties are kept 2 s (ctx.propertyNames), the same list each time: what the page
+    // makes of them (their names by id, the filter's options with none selected) is made once per list.
+    const namesOf = new WeakMap<readonly PropertyName[], ReadonlyMap<string, string>>();
+    const optionsOf = new WeakMap<readonly PropertyName[], string>();
+    const propertyOptions = (properties: readonly PropertyName[], selected: string): string => {
+      let html = selected === '' ? optionsOf.get(properties) : undefined;
+      if (html === undefined) {
+        html = web.view('dashboard/property-options.eta', { properties, selected });
+        if (selected === '') optionsOf.set(properties, html);
+      }
+      return html;
+    };
 
     const show = async (request: FastifyRequest, reply: FastifyReply, fault: { reviewId: string | null; fault: FormFault } | null = null) => {
       const principal = scopeOf(request);
@@ -82,7 +94,11 @@ export const reviewsPage: DashboardPage = {
         filterFault = formFault(error, FILTER_FIELDS as string[]);
         reply.status(filterFault.status);
       }
-      const names = new Map(properties.map((p) => [p.id, p.name]));
+      let names = namesOf.get(properties);
+      if (names === undefined) {
+        names = new Map(properties.map((p) => [p.id, p.name]));
+        namesOf.set(properties, names);
+      }
       const here = inboxUrl(form);
       // A page has a few distinct ratings: each label is made once.
       const ratingLabels = new Map<number | null, string>();
@@ -95,7 +111,7 @@ export const reviewsPage: DashboardPage = {
         return label;
       };
       return renderPage(request, reply, 'dashboard/reviews.eta', {
-        title: t('reviews.title'), form, properties, platforms: PLATFORMS, page, names, here, ratingLabel,
+        title: t('reviews.title'), form, propertyOptions: propertyOptions(properties, form.node_id), platforms: PLATFORMS, page, names, here, ratingLabel,
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault,
