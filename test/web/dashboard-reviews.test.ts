@@ -25,14 +25,21 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   assert.ok(inbox.body.includes('Lovely &lt;b&gt;breakfast&lt;/b&gt;'));
   assert.ok(!inbox.body.includes('<b>breakfast</b>'));
   assert.match(inbox.body, /<label for="reply-[^"]+">Reply<\/label>/);
-  assert.match(inbox.body, /<button type="submit">Send reply<\/button>/);
+  // One form around the page: each review's field and buttons post to that review.
+  assert.match(inbox.body, new RegExp(`<textarea id="reply-\\d+" name="reply-${mine.id}"`));
+  assert.match(inbox.body, new RegExp(`<button type="submit" formaction="/reviews/${mine.id}/reply">Send reply</button>`));
+  assert.equal([...inbox.body.matchAll(/name="_csrf"/g)].length, 2, 'the answers form and Sign out carry the token once each');
 
   const csrf = csrfOf(inbox.body);
-  const sent = await client.post(`/reviews/${mine.id}/reply`, { _csrf: csrf, reply: 'Thank you, see you soon!', back: '/reviews?replied=no' });
+  // As the browser sends it: every review's field, the clicked review's is the reply.
+  const sent = await client.post(`/reviews/${mine.id}/reply`, {
+    _csrf: csrf, [`reply-${second.id}`]: 'not this one', [`reply-${mine.id}`]: 'Thank you, see you soon!', back: '/reviews?replied=no',
+  });
   assert.equal(sent.statusCode, 303);
   assert.equal(sent.headers.location, `/reviews?replied=no#review-${mine.id}`);
   const key = await createKey(t, tree.accountId, tree.root);
   assert.equal((await t.api(key, 'GET', `/reviews/${mine.id}`)).json().owner_reply, 'Thank you, see you soon!');
+  assert.equal((await t.api(key, 'GET', `/reviews/${second.id}`)).json().owner_reply, null);
   const replied = await t.ctx.db.selectFrom('events').select('type').where('type', '=', 'review.replied').execute();
   assert.equal(replied.length, 1);
   assert.deepEqual(articles((await client.get('/reviews?replied=no')).body), [second.id], 'the filter leaves out the answered one');

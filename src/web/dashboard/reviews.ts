@@ -125,7 +125,9 @@ export const reviewsPage: DashboardPage = {
       await getReview(ctx.db, scopeOf(request), id); // 404 outside the user's reach
       const back = backTo(field(request, 'back'));
       try {
-        const input = checkBody<{ text: string }>(ReplyInput, { text: field(request, 'reply').trim() });
+        // The inbox's form sends every review's field, reply-{id}; a form of one review may send `reply`.
+        const text = field(request, `reply-${id}`) || field(request, 'reply');
+        const input = checkBody<{ text: string }>(ReplyInput, { text: text.trim() });
         await replyToReview(ctx.db, id, input.text);
       } catch (error) {
         const fault = formFault(error, ['text']);
