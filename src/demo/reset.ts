@@ -1,5 +1,5 @@
 // Makes way for a fresh demo: deletes the SQLite file (only when it holds nothing but demo data, unless
-// forced), or, forced only, drops every table of the PostgreSQL schema. An operator's data is precious.
+// forced), or, forced only, drops every table of the PostgreSQL schema and the migrations' functions. An operator's data is precious.
 import { existsSync, rmSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -19,6 +19,10 @@ export async function resetForDemo(databaseUrl: string, force: boolean): Promise
     if (tables.rows.length > 0) {
       await sql.raw(`drop table ${tables.rows.map((t) => `"${t.name.replaceAll('"', '""')}"`).join(', ')} cascade`).execute(database.db);
     }
+    // The migrations' trigger functions too, all named repute_… (their triggers went with the tables).
+    const functions = await sql<{ name: string }>`select proname as name from pg_proc
+      where pronamespace = current_schema()::regnamespace and starts_with(proname, 'repute_')`.execute(database.db);
+    for (const { name } of functions.rows) await sql`drop function if exists ${sql.id(name)} cascade`.execute(database.db);
   } finally {
     await database.destroy();
   }

@@ -27,7 +27,7 @@ const condition = (when: string | null) => (when === null ? sql`` : sql` when ($
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`create function repute_session_changed() returns trigger language plpgsql as $$
+    await sql`create or replace function repute_session_changed() returns trigger language plpgsql as $$
       begin perform pg_notify('repute_sessions', ''); return null; end $$`.execute(db);
     for (const [name, event, when] of CHANGES) {
       await sql`create trigger ${sql.id(name)} ${sql.raw(event)} for each row${condition(when)} execute function repute_session_changed()`.execute(db);

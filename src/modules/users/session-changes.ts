@@ -1,9 +1,9 @@
 // Dashboard sessions kept in memory without ever outliving their end. The database signals every
 // change that can end a session or alter what a kept one says (migration
-// 2026-11-26T1400-session-change-signal: a session deleted, a user changed or deleted, a node moved
-// or deleted, a plan changed), whichever process or instance made it:
-//   - SQLite: triggers count the changes in one row, read before every use of a kept session (a
-//     prepared statement on the raw handle, ~2 µs against ~40 µs for the session's four-table join);
+// 2026-11-26T1400-session-change-signal: a session deleted or shortened, a user changed or deleted,
+// a node moved or deleted, a plan changed), whichever process or instance made it:
+//   - SQLite: triggers count the changes in one row, read before every use of a kept session (one
+//     primary-key read with a statement prepared once, instead of the session's four-table join);
 //   - PostgreSQL: triggers NOTIFY, which a dedicated connection LISTENs to; while it is not
 //     listening (not yet, or its connection was lost), nothing is kept and every request reads its
 //     session as before. Another instance's change reaches this one as fast as the notification

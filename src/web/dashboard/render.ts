@@ -32,7 +32,6 @@ declare module 'fastify' {
 /** A page's own catalogs: English complete, German may leave keys out. */
 export type PageCatalogs<K extends string> = { en: Catalog<K> } & Readonly<Record<string, Partial<Catalog<K>>>>;
 
-
 type MergedCatalogs = { en: Catalog<string> } & Readonly<Record<string, Partial<Catalog<string>>>>;
 /** The frame's catalog merged with each page's, once per page (catalogs are constants; merging them per request showed in profiles). */
 const mergedCatalogs = new WeakMap<object, MergedCatalogs>();
