@@ -7,6 +7,7 @@ import type { TestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 import { DEFINITION } from '../support/surveys.ts';
+import { until } from '../webhooks/helpers.ts';
 
 /** Every page of a listing, following next_cursor; the rows in order. */
 async function readAll(t: TestApp, key: string, path: string, limit = 3): Promise<any[]> {
@@ -88,18 +89,22 @@ eachDatabase('GET /surveys/{id}/responses: status and time filters; sort=updated
     all.filter((r) => r.created_at >= day(3) && r.created_at < day(6)).map((r) => r.id));
 
   // Sync: read everything oldest change first, remember the last stamp, complete two, read again from it.
-  // On PostgreSQL a sync page stops a second under the oldest open transaction (db/change-stamp.ts):
-  // changes become readable about a second after they commit.
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1100));
-  await settle();
-  const synced = await readAll(t, key, `${path}?sort=updated_at`);
+  // On PostgreSQL a sync page stops a second under the oldest transaction open anywhere in the
+  // database (db/change-stamp.ts): changes become readable about a second after they commit, later
+  // while another test file holds a transaction open. So the reads wait until the changes show.
+  const syncRead = (query: string, complete: (rows: Awaited<ReturnType<typeof readAll>>) => boolean) =>
+    until(async () => {
+      const rows = await readAll(t, key, query);
+      return complete(rows) ? rows : null;
+    }, 15_000, `sync to reach ${query}`);
+  const synced = await syncRead(`${path}?sort=updated_at`, (rows) => rows.length === ids.length);
   assert.deepEqual(synced.map((r) => r.updated_at), [...synced.map((r) => r.updated_at)].sort());
   assert.deepEqual(new Set(synced.map((r) => r.id)), new Set(ids));
   const mark = synced.at(-1)!.updated_at;
   await new Promise((resolve) => setTimeout(resolve, 5));
   for (const id of [ids[0], ids[2]]) assert.equal((await t.admin('POST', `/responses/${id}/complete`)).statusCode, 200);
-  await settle();
-  const changed = await readAll(t, key, `${path}?sort=updated_at&updated_since=${encodeURIComponent(mark)}`);
+  const changed = await syncRead(`${path}?sort=updated_at&updated_since=${encodeURIComponent(mark)}`,
+    (rows) => rows.filter((r) => r.updated_at > mark).length >= 2);
   const fresh = changed.filter((r) => r.updated_at > mark).map((r) => r.id);
   assert.deepEqual(fresh.sort(), [ids[0], ids[2]].sort());
   assert.ok(changed.every((r) => r.updated_at >= mark));
