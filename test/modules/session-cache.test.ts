@@ -4,17 +4,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SessionLookup } from '../../src/modules/users/repository.ts';
-import { SessionCache } from '../../src/modules/users/session-changes.ts';
+import { KEEP_MS, SessionCache } from '../../src/modules/users/session-changes.ts';
 
 const lookup = (email: string) => ({ email }) as SessionLookup;
 const silent = { info() {}, warn() {} };
 
 function cacheWithStamp() {
-  const changes = { stamp: 1 as number | null, opened: 0 };
+  const changes = { stamp: 1 as number | null, opened: 0, now: 1_000_000 };
   const cache = new SessionCache(() => {
     changes.opened += 1;
     return { current: () => changes.stamp, stop: async () => {} };
-  });
+  }, () => changes.now);
   return { cache, changes };
 }
 
@@ -62,5 +62,15 @@ test('while the stamp is unknown (PostgreSQL not listening) nothing is kept', ()
   changes.stamp = null;
   assert.equal(cache.get('a'), undefined);
   cache.set('a', lookup('a@example.com'), cache.ticket());
+  assert.equal(cache.get('a'), undefined);
+});
+
+test('a kept session is read again after KEEP_MS even without a signal (a pooler may swallow notifications)', () => {
+  const { cache, changes } = cacheWithStamp();
+  cache.start(silent);
+  cache.set('a', lookup('a@example.com'), cache.ticket());
+  changes.now += KEEP_MS - 1;
+  assert.equal(cache.get('a')?.email, 'a@example.com');
+  changes.now += 1;
   assert.equal(cache.get('a'), undefined);
 });

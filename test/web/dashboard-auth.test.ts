@@ -7,6 +7,7 @@ import { eachDatabase } from '../support/each-database.ts';
 import { createTree } from '../support/factories.ts';
 import { createUser, csrfOf, DashboardClient, PASSWORD, signedIn } from '../support/dashboard.ts';
 import { connect } from '../../src/db/connect.ts';
+import { KEEP_MS } from '../../src/modules/users/session-changes.ts';
 import { sleep, until } from '../webhooks/helpers.ts';
 
 eachDatabase('a page without a session goes to /login?next=…, and sign-in returns there', async (t) => {
@@ -122,10 +123,11 @@ eachDatabase('a change made by another process reaches a signed-in user: a setti
   // A connection of its own to the same database: what `repute users …`, another instance or plain SQL holds.
   const elsewhere = connect(t.testDb.url, t.testDb.schema === null ? {} : { schema: t.testDb.schema });
   // SQLite: the server reads the change count before using a kept session, so the change shows on
-  // the next request. PostgreSQL: the server hears it by NOTIFY, as fast as that arrives.
+  // the next request. PostgreSQL: the server hears it by NOTIFY, in milliseconds; well before a
+  // kept session would be read again anyway (KEEP_MS), so a lost notification fails this test.
   const shows = async (what: string, probe: () => Promise<boolean>) => {
     if (t.dialect === 'sqlite') assert.ok(await probe(), what);
-    else await until(probe, 5000, what);
+    else await until(probe, KEEP_MS / 2, what);
   };
   try {
     // A few requests first, so this instance keeps the session in memory (on PostgreSQL once it listens).

@@ -9,7 +9,9 @@
 //     session as before. Another instance's change reaches this one as fast as the notification
 //     does (a few milliseconds).
 // Changes made through this instance also clear the cache at once (clear()), before the
-// notification arrives.
+// notification arrives. Whatever the signal, a kept session is read again after KEEP_MS: the bound
+// if a signal is ever missed (a connection pooler in transaction mode, such as PgBouncer's, may
+// swallow notifications), the same as an API key's principal on other instances.
 import type { Database } from '../../db/connect.ts';
 import type { OutageLog } from '../../db/outage.ts';
 import { listen } from '../../db/pg-listen.ts';
@@ -17,6 +19,8 @@ import type { SessionLookup } from './repository.ts';
 
 /** Sessions kept at most; beyond, the cache starts afresh (they are quick to read again). */
 const MAX_ENTRIES = 10_000;
+/** The longest a session is used without reading it again, whatever the database signals. */
+export const KEEP_MS = 2000;
 
 /** The database's change stamp: differs after any change that may end or alter a session; null when unknown. */
 interface ChangeStamp {
@@ -28,10 +32,12 @@ interface ChangeStamp {
 export interface SessionTicket {
   readonly stamp: number | null;
   readonly local: number;
+  /** When the read began: the row is kept KEEP_MS from then. */
+  readonly at: number;
 }
 
 export class SessionCache {
-  readonly #entries = new Map<string, SessionLookup>();
+  readonly #entries = new Map<string, { lookup: SessionLookup; until: number }>();
   /** The change stamp the kept entries were read under. */
   #stamp: number | null = null;
   /** Bumped by clear(): a read that began before it must not be kept. */
@@ -39,7 +45,8 @@ export class SessionCache {
   #changes: ChangeStamp | null = null;
   #log: OutageLog | null = null;
 
-  constructor(private readonly openChanges: (log: OutageLog) => ChangeStamp) {}
+  /** `now` is the clock (tests move it). */
+  constructor(private readonly openChanges: (log: OutageLog) => ChangeStamp, private readonly now: () => number = Date.now) {}
 
   /**
    * Lets the cache keep sessions from now on, logging to `log` (the server's); the change stamp opens
@@ -52,13 +59,16 @@ export class SessionCache {
   /** The kept lookup of a session (by its id hash), if nothing changed since it was read. */
   get(idHash: string): SessionLookup | undefined {
     this.#sync();
-    return this.#entries.get(idHash);
+    const entry = this.#entries.get(idHash);
+    if (entry === undefined || entry.until > this.now()) return entry?.lookup;
+    this.#entries.delete(idHash);
+    return undefined;
   }
 
   /** Taken before reading a session from the database. */
   ticket(): SessionTicket {
     this.#sync();
-    return { stamp: this.#stamp, local: this.#local };
+    return { stamp: this.#stamp, local: this.#local, at: this.now() };
   }
 
   /** Keeps a session read under `ticket`, unless something changed since (or the stamp is unknown). */
@@ -66,7 +76,7 @@ export class SessionCache {
     this.#sync();
     if (ticket.stamp === null || ticket.stamp !== this.#stamp || ticket.local !== this.#local) return;
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(idHash, lookup);
+    this.#entries.set(idHash, { lookup, until: ticket.at + KEEP_MS });
   }
 
   forget(idHash: string): void {
