@@ -28,7 +28,7 @@ interface ChangeStamp {
   stop(): Promise<void>;
 }
 
-/** What a database read of a session was made under: set() keeps the row only if both are unchanged. */
+/** What a database read of a session was made under: set() keeps the row only if the stamp and the local clears are unchanged since. */
 export interface SessionTicket {
   readonly stamp: number | null;
   readonly local: number;
