@@ -66,15 +66,14 @@ export const reviewsPage: DashboardPage = {
     const cursors = cursorsFor(ctx.config.secretKey);
     // A node's properties are kept 2 s (ctx.propertyNames), the same list each time: what the page
     // makes of them (their names by id, the filter's options with none selected) is made once per list.
-    const namesOf = new WeakMap<readonly PropertyName[], ReadonlyMap<string, string>>();
-    const optionsOf = new WeakMap<readonly PropertyName[], string>();
-    const propertyOptions = (properties: readonly PropertyName[], selected: string): string => {
-      let html = selected === '' ? optionsOf.get(properties) : undefined;
-      if (html === undefined) {
-        html = web.view('dashboard/property-options.eta', { properties, selected });
-        if (selected === '') optionsOf.set(properties, html);
+    const madeOf = new WeakMap<readonly PropertyName[], { names: ReadonlyMap<string, string>; options: string }>();
+    const made = (properties: readonly PropertyName[]) => {
+      let m = madeOf.get(properties);
+      if (m === undefined) {
+        m = { names: new Map(properties.map((p) => [p.id, p.name])), options: web.view('dashboard/property-options.eta', { properties, selected: '' }) };
+        madeOf.set(properties, m);
       }
-      return html;
+      return m;
     };
 
     const show = async (request: FastifyRequest, reply: FastifyReply, fault: { reviewId: string | null; fault: FormFault } | null = null) => {
@@ -94,11 +93,7 @@ export const reviewsPage: DashboardPage = {
         filterFault = formFault(error, FILTER_FIELDS as string[]);
         reply.status(filterFault.status);
       }
-      let names = namesOf.get(properties);
-      if (names === undefined) {
-        names = new Map(properties.map((p) => [p.id, p.name]));
-        namesOf.set(properties, names);
-      }
+      const { names, options } = made(properties);
       const here = inboxUrl(form);
       // A page has a few distinct ratings: each label is made once.
       const ratingLabels = new Map<number | null, string>();
@@ -111,7 +106,7 @@ export const reviewsPage: DashboardPage = {
         return label;
       };
       return renderPage(request, reply, 'dashboard/reviews.eta', {
-        title: t('reviews.title'), form, propertyOptions: propertyOptions(properties, form.node_id), platforms: PLATFORMS, page, names, here, ratingLabel,
+        title: t('reviews.title'), form, propertyOptions: form.node_id === '' ? options : web.view('dashboard/property-options.eta', { properties, selected: form.node_id }), platforms: PLATFORMS, page, names, here, ratingLabel,
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault,
