@@ -1,5 +1,6 @@
 // Benchmark (issue 14): Repute against the floor of its stack, measured from outside.
 //   node --import tsx bench/floor.ts [--reviews 1000000] [--seconds 5] [--rounds 3] [--connections 16] [--db sqlite|postgres|both]
+//     [--only page1,deep,scores,mentions,guests]
 // Data: one account, root → 5 groups → 10 properties, N reviews (55% in the first group, whose key
 // is used), a mention for about every fourth review. Two servers on the same database, each in its
 // own process:
@@ -8,7 +9,8 @@
 //    SQL Repute runs for the same request (captured from Repute), a plain key comparison, the same
 //    envelope, JSON.stringify.
 // Both answers are checked byte for byte (md5) before any load. Load: wrk -t1 -c16 (Debian's
-// package, installed when missing) in rounds interleaved between the servers; per scenario and
+// package, installed when missing), first 2 s unmeasured per scenario and server (warm-up), then
+// in rounds interleaved between the servers; per scenario and
 // server: req/s, p50/p99 latency, and the server's CPU time per request (/proc/<pid>/stat).
 // Scenarios: GET /reviews page 1 and page 20,000, GET /analytics/scores, GET /insights/mentions
 // (target ≥ 0.9), and POST /guests (target ≥ 0.8): a new guest with one stay per request (wrk's Lua
@@ -33,6 +35,7 @@ const { values: args } = parseArgs({
   options: {
     reviews: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' }, db: { type: 'string', default: 'both' },
+    only: { type: 'string' },
   },
 });
 const REVIEWS = Number(args.reviews);
@@ -40,6 +43,7 @@ const SECONDS = Number(args.seconds);
 const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
 const DEEP_PAGE = 20_000;
+const WARM_UP_SECONDS = 2;
 const LIMIT = 25;
 const dialects: Dialect[] = args.db === 'both' ? (process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']) : [args.db as Dialect];
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -61,9 +65,9 @@ function cpuMicros(pid: number): number {
 interface Figures { rps: number; p50: number; p99: number; cpuPerRequest: number; errors: number }
 
 /** `wrk --latency` against one URL (with a Lua script: its requests); latency lines read as ms. */
-function wrk(url: string, key: string, pid: number, script?: string): Figures {
+function wrk(url: string, key: string, pid: number, script?: string, seconds = SECONDS): Figures {
   const before = cpuMicros(pid);
-  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', `Authorization: Bearer ${key}`, ...(script ? ['-s', script] : []), url], { encoding: 'utf8' });
+  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${key}`, ...(script ? ['-s', script] : []), url], { encoding: 'utf8' });
   const cpu = cpuMicros(pid) - before;
   const ms = (label: string) => {
     const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
@@ -75,9 +79,20 @@ function wrk(url: string, key: string, pid: number, script?: string): Figures {
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: ms('50'), p99: ms('99'), cpuPerRequest: cpu / Math.max(1, requests), errors };
 }
 
+/**
+ * BENCH_SERVER_CPU_PROF=<dir>: each server writes CPU profiles to <dir>/<repute|floor> when it stops
+ * (read them with bench/support/profile-summary.ts; the largest is the main thread's, the others
+ * tsx's loader thread's).
+ */
+const profileArgs = (who: string): string[] => {
+  const dir = process.env.BENCH_SERVER_CPU_PROF;
+  if (process.env.BENCH_NODE_ARGS && who === (process.env.BENCH_NODE_ARGS_FOR ?? 'repute')) return process.env.BENCH_NODE_ARGS.split(' ');
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, who)}`] : [];
+};
+
 async function startRepute(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/repute.mjs', import.meta.url)), 'serve'], {
+  const child = spawn(process.execPath, [...profileArgs('repute'), fileURLToPath(new URL('../bin/repute.mjs', import.meta.url)), 'serve'], {
     env: {
       PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'warn', REPUTE_WORKER: 'off',
       RATE_LIMIT_MAX: '1000000000', PORT: String(port), HOST: '127.0.0.1',
@@ -97,7 +112,7 @@ async function startRepute(databaseUrl: string): Promise<{ url: string; pid: num
 
 async function startFloor(options: FloorOptions): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./support/floor-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'], env: { ...process.env, REPUTE_FLOOR_SERVER: JSON.stringify(options) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--import', 'tsx', ...profileArgs('floor')], env: { ...process.env, REPUTE_FLOOR_SERVER: JSON.stringify(options) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m: { url: string }) => resolve(m.url));
@@ -196,8 +211,16 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
         ['guests', '/api/v4/guests', (who, round) => pushScript(guestProperty, `${dialect}-${who}-${round}`)],
       ];
       const results = new Map<string, { repute: Figures[]; floor: Figures[] }>();
+      const only = args.only?.split(',');
+      const chosen = scenarios.filter(([name]) => !only || only.includes(name));
+      // Both servers first run each scenario unmeasured, so the rounds compare compiled code, not
+      // the JIT's first seconds (which cost the larger program more).
+      for (const [name, path, script] of chosen) {
+        for (const [who, server] of [['floor', floor], ['repute', repute]] as const) wrk(`${server.url}${path}`, seed.groupKey, server.pid, script?.(who, 0), WARM_UP_SECONDS);
+        console.log(`    warmed up ${name}`);
+      }
       for (let round = 1; round <= ROUNDS; round++) {
-        for (const [name, path, script] of scenarios) {
+        for (const [name, path, script] of chosen) {
           const r = results.get(name) ?? { repute: [], floor: [] };
           results.set(name, r);
           // Interleaved, the order alternating by round, so drift on this shared machine falls on both alike.

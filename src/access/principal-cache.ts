@@ -21,6 +21,9 @@ interface Entry {
  * The admin API and CLI clear it when keys or nodes change; other instances see a change within the
  * TTL. Unknown and revoked keys are remembered apart (a key never becomes valid later: new keys are
  * random), so a flood of made-up keys neither reaches the database twice nor pushes real keys out.
+ * Entries are found by the key as presented and hashed only to load it: a SHA-256 per request cost
+ * more than the rest of a cached look-up. The key is in this process's memory anyway while its
+ * request runs; here it stays no longer than its entry.
  */
 export class PrincipalCache {
   private entries = new Map<string, Entry>();
@@ -35,21 +38,20 @@ export class PrincipalCache {
 
   /** The principal of a key already loaded and still fresh, without any I/O. */
   peek(key: string): Principal | undefined {
-    const cached = this.entries.get(hashKey(key));
+    const cached = this.entries.get(key);
     return cached && cached.expires > Date.now() ? cached.value : undefined;
   }
 
   resolve(key: string): Promise<Principal | null> {
-    const keyHash = hashKey(key);
     const now = Date.now();
-    const cached = this.entries.get(keyHash);
+    const cached = this.entries.get(key);
     if (cached && cached.expires > now) return cached.principal;
-    const unknownUntil = this.unknown.get(keyHash);
+    const unknownUntil = this.unknown.get(key);
     if (unknownUntil !== undefined && unknownUntil > now) return Promise.resolve(null);
     // Requests that arrive while a key loads share that one load (no stampede when an entry expires
     // under load); the entry lives for the TTL from when the load finished, and a failed load is forgotten.
-    const entry: Entry = { principal: this.load(keyHash), expires: Number.POSITIVE_INFINITY };
-    remember(this.entries, keyHash, entry);
+    const entry: Entry = { principal: this.load(hashKey(key)), expires: Number.POSITIVE_INFINITY };
+    remember(this.entries, key, entry);
     entry.principal.then(
       (principal) => {
         if (principal !== null) {
@@ -57,10 +59,10 @@ export class PrincipalCache {
           entry.expires = Date.now() + this.ttlMs;
           return;
         }
-        if (this.entries.get(keyHash) === entry) this.entries.delete(keyHash);
-        remember(this.unknown, keyHash, Date.now() + UNKNOWN_TTL_MS);
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+        remember(this.unknown, key, Date.now() + UNKNOWN_TTL_MS);
       },
-      () => { if (this.entries.get(keyHash) === entry) this.entries.delete(keyHash); },
+      () => { if (this.entries.get(key) === entry) this.entries.delete(key); },
     );
     return entry.principal;
   }

@@ -13,25 +13,37 @@ const NODE_CHUNK = 5000;
 
 const SUMS_SQL = SUMS.map((c) => `sum(rs.${c}) as ${c}`).join(', ');
 
+/** The statement texts of sumStatsByPlatform, by dialect and node count: made once, not per request. */
+const statsTexts = new Map<string, string>();
+
+function statsText(pg: boolean, nodes: number | 'account'): string {
+  const key = `${pg}|${nodes}`;
+  let text = statsTexts.get(key);
+  if (text === undefined) {
+    const slots = (n: number) => Array.from({ length: n }, (_, i) => (pg ? `$${i + 1}` : '?')).join(', ');
+    text = nodes === 'account'
+      ? `select rs.platform, ${SUMS_SQL} from review_stats rs inner join nodes n on n.id = rs.node_id where n.account_id = ${slots(1)} group by rs.platform`
+      : `select rs.platform, ${SUMS_SQL} from review_stats rs where rs.node_id in (${slots(nodes)}) group by rs.platform`;
+    // Bounded like the named statements that take these texts (src/db/pg-named-statements.ts).
+    if (statsTexts.size < 2000) statsTexts.set(key, text);
+  }
+  return text;
+}
+
 /**
  * Per-platform sums of the subtree's aggregates, platforms in byte order. The SQL is written out,
- * not built: it runs on every GET /analytics/scores, and building it cost more than running it.
+ * not built, and kept per node count: it runs on every GET /analytics/scores, and building it cost
+ * more than running it.
  */
 export async function sumStatsByPlatform(db: Kysely<DB>, scope: SubtreeScope): Promise<PlatformSums[]> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const slots = (n: number) => Array.from({ length: n }, (_, i) => (pg ? `$${i + 1}` : '?')).join(', ');
-  const parts: PlatformSums[][] = [];
-  if (scope.wholeAccount) {
-    const query = CompiledQuery.raw(`select rs.platform, ${SUMS_SQL} from review_stats rs inner join nodes n on n.id = rs.node_id where n.account_id = ${slots(1)} group by rs.platform`, [scope.accountId]);
-    parts.push((await db.executeQuery<PlatformSums>(query)).rows);
-  } else {
-    for (let i = 0; i < scope.nodes.length; i += NODE_CHUNK) {
-      const nodes = scope.nodes.slice(i, i + NODE_CHUNK);
-      const query = CompiledQuery.raw(`select rs.platform, ${SUMS_SQL} from review_stats rs where rs.node_id in (${slots(nodes.length)}) group by rs.platform`, nodes);
-      parts.push((await db.executeQuery<PlatformSums>(query)).rows);
-    }
+  if (scope.wholeAccount) return merge((await db.executeQuery<PlatformSums>(CompiledQuery.raw(statsText(pg, 'account'), [scope.accountId]))).rows);
+  const rows: PlatformSums[] = [];
+  for (let i = 0; i < scope.nodes.length; i += NODE_CHUNK) {
+    const nodes = i === 0 && scope.nodes.length <= NODE_CHUNK ? scope.nodes : scope.nodes.slice(i, i + NODE_CHUNK);
+    rows.push(...(await db.executeQuery<PlatformSums>(CompiledQuery.raw(statsText(pg, nodes.length), nodes))).rows);
   }
-  return merge(parts.flat());
+  return merge(rows);
 }
 
 /**
@@ -63,13 +75,29 @@ export async function sumReviewsByPlatform(
   return merge(parts.flat());
 }
 
-// Adds up rows of the same platform (several node chunks) and reads numbers the drivers may give as text.
-function merge(rows: PlatformSums[]): PlatformSums[] {
+// Adds up rows of the same platform (several node chunks) and reads numbers the drivers may give as
+// text. Written out column by column: it runs on every GET /analytics/scores.
+function merge(rows: readonly PlatformSums[]): PlatformSums[] {
   const byPlatform = new Map<string, PlatformSums>();
   for (const row of rows) {
-    const acc = byPlatform.get(row.platform) ?? { platform: row.platform, ...Object.fromEntries(SUMS.map((c) => [c, 0])) } as PlatformSums;
-    for (const c of SUMS) acc[c] += Number(row[c] ?? 0);
-    byPlatform.set(row.platform, acc);
+    const acc = byPlatform.get(row.platform);
+    if (acc === undefined) {
+      byPlatform.set(row.platform, {
+        platform: row.platform, reviews: Number(row.reviews ?? 0), rating_count: Number(row.rating_count ?? 0),
+        rating_sum: Number(row.rating_sum ?? 0), normalized_count: Number(row.normalized_count ?? 0),
+        normalized_sum: Number(row.normalized_sum ?? 0), recommend_count: Number(row.recommend_count ?? 0),
+        recommend_yes: Number(row.recommend_yes ?? 0), replied: Number(row.replied ?? 0),
+      });
+      continue;
+    }
+    acc.reviews += Number(row.reviews ?? 0);
+    acc.rating_count += Number(row.rating_count ?? 0);
+    acc.rating_sum += Number(row.rating_sum ?? 0);
+    acc.normalized_count += Number(row.normalized_count ?? 0);
+    acc.normalized_sum += Number(row.normalized_sum ?? 0);
+    acc.recommend_count += Number(row.recommend_count ?? 0);
+    acc.recommend_yes += Number(row.recommend_yes ?? 0);
+    acc.replied += Number(row.replied ?? 0);
   }
   return [...byPlatform.values()].sort((a, b) => (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : 0));
 }
