@@ -86,7 +86,7 @@ function wrk(url: string, key: string, pid: number, script?: string, seconds = S
  */
 const profileArgs = (who: string): string[] => {
   const dir = process.env.BENCH_SERVER_CPU_PROF;
-  if (process.env.BENCH_NODE_ARGS && who === (process.env.BENCH_NODE_ARGS_FOR ?? 'repute')) return process.env.BENCH_NODE_ARGS.split(' ');
+  if (process.env.BENCH_NODE_ARGS && [who, 'both'].includes(process.env.BENCH_NODE_ARGS_FOR ?? 'repute')) return process.env.BENCH_NODE_ARGS.split(' ');
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, who)}`] : [];
 };
 

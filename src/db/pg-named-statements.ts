@@ -3,6 +3,12 @@
 // This pool wrapper gives each distinct parameterised text a name on first sight (up to a bound),
 // so every connection parses it once and then only binds and executes: one round trip, no parse.
 // Texts beyond the bound (varied IN-list lengths, one-off operator queries) stay unnamed.
+//
+// Named statements also come back as arrays (pg's rowMode 'array') and are made into objects by a
+// function written for their columns (rowMaker below). pg's own object rows copy an empty template
+// and set each column by name; in a process that runs many different statements those stores go
+// through V8's slowest path, and on a page of 25 reviews they cost 25-40 µs (bench/floor.ts,
+// profile of GET /api/v4/reviews). An object literal with the columns written out costs a fraction.
 import type pg from 'pg';
 
 /** Distinct texts that get a name; each connection keeps at most this many prepared statements. */
@@ -15,8 +21,38 @@ interface QueryClient {
   release(error?: Error | boolean): void;
 }
 
+type Row = Record<string, unknown>;
+type RowMaker = ((values: unknown[]) => Row) & { columns: readonly string[] };
+
+/**
+ * A function that makes `{ column: values[i], … }` for these columns, in their order (a later
+ * column of the same name wins, as in pg's own rows). The names are written as JSON strings, so any
+ * name the database can send is a valid, inert property name.
+ */
+function rowMaker(columns: readonly string[]): RowMaker {
+  // "__proto__" as a plain key would set the prototype; as a computed key it is a column like any other.
+  const body = `return {${columns.map((c, i) => `${c === '__proto__' ? '["__proto__"]' : JSON.stringify(c)}: v[${i}]`).join(', ')}};`;
+  return Object.assign(new Function('v', body) as (values: unknown[]) => Row, { columns });
+}
+
+const sameColumns = (maker: RowMaker, fields: readonly pg.FieldDef[]): boolean =>
+  maker.columns.length === fields.length && fields.every((f, i) => f.name === maker.columns[i]);
+
 export function withNamedStatements(pool: pg.Pool): { connect(): Promise<QueryClient>; end(): Promise<void> } {
   const names = new Map<string, string>();
+  /** By statement name: its row maker (checked against each result's columns, which a migration may change). */
+  const makers = new Map<string, RowMaker>();
+  const asObjects = (name: string, result: pg.QueryResult<unknown[]>): pg.QueryResult<Row> => {
+    let maker = makers.get(name);
+    if (maker === undefined || !sameColumns(maker, result.fields)) {
+      maker = rowMaker(result.fields.map((f) => f.name));
+      makers.set(name, maker);
+    }
+    const rows = result.rows;
+    const objects = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i++) objects[i] = maker(rows[i]!);
+    return Object.assign(result, { rows: objects }) as unknown as pg.QueryResult<Row>;
+  };
   const wrappers = new WeakMap<pg.PoolClient, QueryClient>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -35,7 +71,8 @@ export function withNamedStatements(pool: pg.Pool): { connect(): Promise<QueryCl
           query: (text, values) => {
             if (typeof text !== 'string') return client.query(text as pg.QueryConfig);
             const name = nameOf(text);
-            return name === undefined ? client.query(text, values as unknown[]) : client.query({ name, text, values: values as unknown[] });
+            if (name === undefined) return client.query(text, values as unknown[]);
+            return client.query<unknown[]>({ name, text, values: values as unknown[], rowMode: 'array' }).then((result) => asObjects(name, result));
           },
           release: (error) => client.release(error),
         };

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
+import { asBuilt } from '../../http/as-built.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
@@ -30,7 +31,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
       querystring: MentionListQuery, response: { 200: Page(Mention), ...errorResponses(400, 404) },
     },
     onRequest,
-  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit, request.query)));
+  }, async (request, reply) => asBuilt(reply, await pageOf(cursors, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit, request.query))));
 
   r.get('/insights/topics', {
     schema: { operationId: 'listTopics', tags: ['insights'], summary: 'Topic labels readable by the account: global ones and its own', response: { 200: List(Topic), ...errorResponses() } },

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
+import { asBuilt } from '../../http/as-built.ts';
 import { requireKey } from '../../http/auth.ts';
 import { cursorsFor, pageOf } from '../../http/pagination.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
@@ -22,7 +23,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
     preValidation: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
-  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit, request.query)));
+  }, async (request, reply) => asBuilt(reply, await pageOf(cursors, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit, request.query))));
 
   r.get('/reviews/:id', {
     schema: { operationId: 'getReview', tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...errorResponses(404) } },
