@@ -9,7 +9,7 @@ import { build, isStale } from './build.mjs';
 // still alive at a young-generation collection and began allocating them in the old generation
 // from then on, where they die unseen until the next full collection and hold the strings they
 // point to: measured on GET /api/v4/reviews with PostgreSQL, 2 MB promoted per scavenge, scavenges
-// of 5-10 ms instead of about 1, and a third more CPU per request (bench/floor.ts; README,
+// of 5-10 ms instead of about 1, and 15-30 % more CPU per request (bench/floor.ts; README,
 // Performance). A request's objects all die young, so none is worth pretenuring. The flag only
 // steers a GC heuristic and is read at each collection, so setting it here, before anything runs, is safe.
 setFlagsFromString('--no-allocation-site-pretenuring');

@@ -4,7 +4,7 @@
 // schema's types (toPage, toReview, toMention), so JSON.stringify writes the very bytes the schema's
 // serializer would. It does so in one native pass and returns a flat string, where the schema's
 // serializer escapes field by field and concatenates thousands of pieces that writing the answer then
-// has to flatten: 40 to 60 µs of a 25-review page (bench/floor.ts). test/http/as-built.test.ts holds
+// has to flatten: about 40 µs of a 25-review page (bench/floor.ts). test/http/as-built.test.ts holds
 // each such route to its schema's serializer, byte for byte, on awkward data.
 import type { FastifyReply } from 'fastify';
 
