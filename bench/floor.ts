@@ -82,7 +82,9 @@ function wrk(url: string, key: string, pid: number, script?: string, seconds = S
 /**
  * BENCH_SERVER_CPU_PROF=<dir>: each server writes CPU profiles to <dir>/<repute|floor> when it stops
  * (read them with bench/support/profile-summary.ts; the largest is the main thread's, the others
- * tsx's loader thread's).
+ * tsx's loader thread's). BENCH_NODE_ARGS="--trace-gc …" gives Node.js options to Repute's process
+ * instead (to the floor's or both with BENCH_NODE_ARGS_FOR=floor|both): how the pretenuring of pg's
+ * rows showed (bin/repute.mjs).
  */
 const profileArgs = (who: string): string[] => {
   const dir = process.env.BENCH_SERVER_CPU_PROF;
