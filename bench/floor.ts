@@ -86,7 +86,7 @@ function wrk(url: string, key: string, pid: number, script?: string, seconds = S
  * instead (to the floor's or both with BENCH_NODE_ARGS_FOR=floor|both): how the pretenuring of pg's
  * rows showed (bin/repute.mjs).
  */
-const profileArgs = (who: string): string[] => {
+const serverNodeArgs = (who: string): string[] => {
   const dir = process.env.BENCH_SERVER_CPU_PROF;
   if (process.env.BENCH_NODE_ARGS && [who, 'both'].includes(process.env.BENCH_NODE_ARGS_FOR ?? 'repute')) return process.env.BENCH_NODE_ARGS.split(' ');
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, who)}`] : [];
@@ -94,7 +94,7 @@ const profileArgs = (who: string): string[] => {
 
 async function startRepute(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...profileArgs('repute'), fileURLToPath(new URL('../bin/repute.mjs', import.meta.url)), 'serve'], {
+  const child = spawn(process.execPath, [...serverNodeArgs('repute'), fileURLToPath(new URL('../bin/repute.mjs', import.meta.url)), 'serve'], {
     env: {
       PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'warn', REPUTE_WORKER: 'off',
       RATE_LIMIT_MAX: '1000000000', PORT: String(port), HOST: '127.0.0.1',
@@ -114,7 +114,7 @@ async function startRepute(databaseUrl: string): Promise<{ url: string; pid: num
 
 async function startFloor(options: FloorOptions): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./support/floor-server.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', ...profileArgs('floor')], env: { ...process.env, REPUTE_FLOOR_SERVER: JSON.stringify(options) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--import', 'tsx', ...serverNodeArgs('floor')], env: { ...process.env, REPUTE_FLOOR_SERVER: JSON.stringify(options) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m: { url: string }) => resolve(m.url));

@@ -40,7 +40,7 @@ export async function sumStatsByPlatform(db: Kysely<DB>, scope: SubtreeScope): P
   if (scope.wholeAccount) return merge((await db.executeQuery<PlatformSums>(CompiledQuery.raw(statsText(pg, 'account'), [scope.accountId]))).rows);
   const rows: PlatformSums[] = [];
   for (let i = 0; i < scope.nodes.length; i += NODE_CHUNK) {
-    const nodes = i === 0 && scope.nodes.length <= NODE_CHUNK ? scope.nodes : scope.nodes.slice(i, i + NODE_CHUNK);
+    const nodes = scope.nodes.slice(i, i + NODE_CHUNK);
     rows.push(...(await db.executeQuery<PlatformSums>(CompiledQuery.raw(statsText(pg, nodes.length), nodes))).rows);
   }
   return merge(rows);
