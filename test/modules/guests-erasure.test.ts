@@ -2,8 +2,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import { sqlitePath } from '../../src/config.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { appendEvent } from '../../src/events/outbox.ts';
 import { isUuid } from '../../src/lib/ids.ts';
@@ -211,6 +214,30 @@ eachDatabase('erasure deletes the guest and its stays from every table and answe
     assert.equal((await restarted.api(key, 'POST', '/guests', { email: 'fresh@example.com', property_id: p })).statusCode, 201);
   } finally {
     await restarted.close();
+  }
+});
+
+test('an erasure that meets a reader holding an older snapshot empties the write-ahead log once the reader is done [sqlite]', async () => {
+  const t = await createTestApp('sqlite');
+  const file = sqlitePath(t.testDb.url);
+  const reader = new SQLite(file);
+  try {
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
+    assert.equal((await push(t, key, { email: 'snapshot.held@example.com' })).statusCode, 201);
+    // A reader (a backup tool, the checkpointer thread) pins the snapshot that still holds the address.
+    reader.prepare('begin').run();
+    reader.prepare('select count(*) from guests').get();
+    setTimeout(() => reader.prepare('commit').run(), 300);
+    const erase = await t.admin('POST', `/accounts/${tree.accountId}/guests/erase`, { property_id: tree.properties[0], email: 'snapshot.held@example.com' });
+    assert.equal(erase.statusCode, 200, erase.body);
+    assert.equal(reader.inTransaction, false, 'the erasure answered while the reader still held its snapshot');
+    const bytes = Buffer.concat([readFileSync(file), ...(existsSync(`${file}-wal`) ? [readFileSync(`${file}-wal`)] : [])]).toString('latin1').toLowerCase();
+    assert.equal(bytes.includes('snapshot.held@example.com'), false, 'the address lingers in the SQLite file');
+  } finally {
+    if (reader.inTransaction) reader.prepare('commit').run();
+    reader.close();
+    await t.close();
   }
 });
 

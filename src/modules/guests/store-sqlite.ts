@@ -1,6 +1,7 @@
 // Guest push and erasure on SQLite: the upserts as prepared better-sqlite3 statements (built once
 // per database), run synchronously in group commits (src/db/sqlite-group-commit.ts), each push in
 // its own savepoint, with the erasure check inline (the single writer makes it safe).
+import { setTimeout } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { SqliteDatabase } from '../../db/connect.ts';
 import { sqliteGroupCommit } from '../../db/sqlite-group-commit.ts';
@@ -18,6 +19,34 @@ const bits = (params: Record<string, unknown>): Record<string, unknown> => {
   for (const [k, v] of Object.entries(params)) if (typeof v === 'boolean') params[k] = v ? 1 : 0;
   return params;
 };
+
+/** How long an erasure waits for the write-ahead log to be emptied before leaving it to the checkpointer. */
+const WAL_TRUNCATE_PATIENCE_MS = 5_000;
+
+/**
+ * SQLite keeps older page images (the erased address among them) in the write-ahead log until a
+ * checkpoint; fold them back and cut the log to zero now. A TRUNCATE checkpoint cannot finish while
+ * another connection holds a lock (the checkpointer thread mid-checkpoint, a reader's snapshot): it
+ * answers busy and leaves the log as it was, so it is tried again until it goes through. The busy
+ * handler is off meanwhile because it would sleep on this thread, the one that serves every request.
+ */
+async function truncateWal({ db, sqlite }: SqliteDatabase): Promise<void> {
+  const deadline = Date.now() + WAL_TRUNCATE_PATIENCE_MS;
+  const attempt = () => db.connection().execute(async () => {
+    const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+    sqlite.pragma('busy_timeout = 0');
+    try {
+      return (sqlite.pragma('wal_checkpoint(truncate)') as Array<{ busy: number }>)[0]?.busy === 0;
+    } catch (error) {
+      if (/^SQLITE_(BUSY|LOCKED)/.test((error as { code?: string }).code ?? '')) return false;
+      throw error;
+    } finally {
+      sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+    }
+  });
+  // Past the deadline, the checkpointer's truncation of an idle log finishes it.
+  while (!(await attempt()) && Date.now() < deadline) await setTimeout(10);
+}
 
 export function sqliteGuestStore(database: SqliteDatabase): GuestStore {
   const { db, sqlite } = database;
@@ -62,8 +91,7 @@ export function sqliteGuestStore(database: SqliteDatabase): GuestStore {
           await sql`pragma secure_delete = off`.execute(trx);
         }
       });
-      // SQLite keeps older page images in the write-ahead log until a checkpoint; fold them back now.
-      await sql`pragma wal_checkpoint(truncate)`.execute(db);
+      await truncateWal(database);
       return result;
     },
   };
