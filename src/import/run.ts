@@ -2,7 +2,8 @@
 // in batches and other records through their services, rejects bad lines (number and reason) and
 // goes on, and returns what it created, updated, found already imported and rejected. Each line is
 // checked whole before its batch, a batch the database refuses is retried line by line (bulk.ts),
-// and a write turned away by a busy database waits and runs again (retry.ts).
+// a write turned away by a busy database waits and runs again (retry.ts), and beside a live server on
+// SQLite the import takes turns with it (turns.ts).
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Database } from '../db/connect.ts';
@@ -16,6 +17,7 @@ import { reviewFields } from '../modules/reviews/service.ts';
 import { LineError, type ParsedLine, RECORD_TYPES, type RecordType, parseLine, validateBody } from './format.ts';
 import { emptyRefs, importRecord, lineFault } from './records.ts';
 import { retryOnContention } from './retry.ts';
+import { takeTurns } from './turns.ts';
 
 export type Counts = Record<RecordType, number>;
 
@@ -76,13 +78,14 @@ export async function importNdjson(database: Database, input: Readable, options:
   // that wrote some and coalesced while one is in flight (src/db/pg-commits.ts), not at their next poll.
   const progress = () => options.onProgress?.({ lines: summary.lines, bytes });
   const bulk = { db: database.db, reviews: storesFor(database).reviews };
+  const inTurn = takeTurns(database);
 
   let batch: { accountId: string; lines: number[]; inputs: ReviewInput[] } | null = null;
   const flushReviews = async () => {
     if (!batch) return;
     const { lines, inputs, accountId } = batch;
     batch = null;
-    const outcomes = await retryOnContention(() => upsertReviewsBulk(bulk, accountId, inputs));
+    const outcomes = await inTurn(() => retryOnContention(() => upsertReviewsBulk(bulk, accountId, inputs)));
     outcomes.forEach((outcome, i) => {
       if (outcome.status === 'rejected') reject(lines[i]!, 'review', outcome.error);
       else summary[outcome.status].review += 1;
@@ -127,7 +130,7 @@ export async function importNdjson(database: Database, input: Readable, options:
     await flushReviews();
     try {
       const record = line;
-      const outcome = await retryOnContention(() => importRecord(database.db, refs, record, lineNo));
+      const outcome = await inTurn(() => retryOnContention(() => importRecord(database.db, refs, record, lineNo)));
       summary[outcome][line.type] += 1;
     } catch (error) {
       const reason = lineFault(error);
