@@ -6,7 +6,8 @@ import type { Log } from '../lib/log.ts';
 import type { AttemptRecord, DeliveryStore } from './store.ts';
 
 const FLUSH_BATCH = 1000;
-const FLUSH_INTERVAL_MS = 10;
+/** 30 ms rather than 10: a third as many writes under load (about 280 results each), for results shown 20 ms later. */
+const FLUSH_INTERVAL_MS = 30;
 const RETRY_DELAY_MS = 500;
 
 export interface Recorder {

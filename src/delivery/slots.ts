@@ -2,8 +2,12 @@
 // Claims run AHEAD times an endpoint's in-flight allowance ahead of the sending (in flight plus
 // waiting to start), so a free slot never waits on the database.
 
-/** Claims run this many times an endpoint's in-flight allowance ahead (in flight plus waiting). */
-export const AHEAD = 6;
+/**
+ * Claims run this many times an endpoint's in-flight allowance ahead (in flight plus waiting). Each
+ * claim is one round trip and one UPDATE whatever its size: at 12 a busy endpoint's claims take about
+ * 70 deliveries each instead of 35, and PostgreSQL's CPU per delivery fell from about 95 to 70 µs.
+ */
+export const AHEAD = 12;
 
 /** How many more deliveries the worker may hold (claimed, not yet recorded); ≤ 0: claim nothing now. */
 export const claimLimit = (concurrency: number, held: number): number => AHEAD * concurrency - held;

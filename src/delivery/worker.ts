@@ -1,7 +1,7 @@
 // The delivery worker: claims due deliveries under a lease, signs and sends them, and records every
 // attempt. Bounded: at most `concurrency` requests in flight and `perEndpoint` to one endpoint, so an
 // endpoint that hangs until its time-out holds only its own slots. Claims run ahead of the sending
-// (up to as many again per endpoint wait to start), so a free slot never waits on the database;
+// (slots.ts: AHEAD times an endpoint's slots in hand), so a free slot never waits on the database;
 // results are written in batches (group commit). Woken by the database's commit signal (src/db/
 // transaction.ts), by results, by retry timers and by a WEBHOOK_POLL_MS poll. stop() finishes the attempts in flight and writes them.
 import { randomUUID } from 'node:crypto';
