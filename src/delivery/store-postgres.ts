@@ -40,7 +40,11 @@ const CLAIM = `
     e.previous_secret_enc, e.previous_secret_until, d.manual_retry`;
 
 // The update only touches deliveries that still exist and still carry this claim's lease (a DELETE
-// wins over an attempt in flight); attempts are kept for exactly those.
+// wins over an attempt in flight); attempts are kept for exactly those. `d.id = ANY($1)` beside the
+// join has the rows found through the primary key whatever the plan: joined to unnest() alone, a
+// plan made for the values at hand (PostgreSQL's first five executions of a prepared statement)
+// hashed the whole deliveries table instead, a sequential scan that grows with the table (6 of a
+// 10 ms write of 280 results at 20,000 deliveries). RELEASE below likewise.
 const RECORD = `
   WITH r AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
@@ -50,7 +54,7 @@ const RECORD = `
     UPDATE webhook_deliveries d
     SET status = r.status, attempt_count = d.attempt_count + 1, last_status_code = r.code,
         last_attempt_at = r.at, next_attempt_at = r.next, lease_until = NULL, lease_owner = NULL, manual_retry = 0
-    FROM r WHERE d.id = r.id AND d.lease_owner = r.owner
+    FROM r WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.lease_owner = r.owner
     RETURNING d.id
   )
   INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error, response_body)
@@ -82,7 +86,7 @@ const HEALTH = `
 const RELEASE = `
   UPDATE webhook_deliveries d SET next_attempt_at = $3::text, lease_until = NULL, lease_owner = NULL
   FROM unnest($1::text[], $2::text[]) AS r(id, owner)
-  WHERE d.id = r.id AND d.lease_owner = r.owner`;
+  WHERE d.id = ANY($1::text[]) AND d.id = r.id AND d.lease_owner = r.owner`;
 
 export function postgresDeliveryStore({ pool }: PostgresDatabase): DeliveryStore {
   return {
