@@ -44,6 +44,10 @@ async function everyRow(t: TestApp): Promise<string> {
   return text;
 }
 
+/** The SQLite database file and its write-ahead log, as lower-case text: where an erased value could linger. */
+const sqliteFileText = (file: string): string =>
+  Buffer.concat([readFileSync(file), ...(existsSync(`${file}-wal`) ? [readFileSync(`${file}-wal`)] : [])]).toString('latin1').toLowerCase();
+
 eachDatabase('marketing_consent: unknown, granted, withdrawn; a withdrawal is never overridden by a grant', async (t) => {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
@@ -194,7 +198,7 @@ eachDatabase('erasure deletes the guest and its stays from every table and answe
   assert.ok(text.includes('bystander@example.com') && text.includes('stay-other'), 'other guests stay');
   if (t.dialect === 'sqlite') {
     const file = t.testDb.url.slice('sqlite:'.length);
-    const bytes = Buffer.concat([readFileSync(file), ...(existsSync(`${file}-wal`) ? [readFileSync(`${file}-wal`)] : [])]).toString('latin1').toLowerCase();
+    const bytes = sqliteFileText(file);
     assert.equal(bytes.includes('gdpr.person@example.com'), false, 'the address lingers in the SQLite file');
   }
 
@@ -232,7 +236,7 @@ test('an erasure that meets a reader holding an older snapshot empties the write
     const erase = await t.admin('POST', `/accounts/${tree.accountId}/guests/erase`, { property_id: tree.properties[0], email: 'snapshot.held@example.com' });
     assert.equal(erase.statusCode, 200, erase.body);
     assert.equal(reader.inTransaction, false, 'the erasure answered while the reader still held its snapshot');
-    const bytes = Buffer.concat([readFileSync(file), ...(existsSync(`${file}-wal`) ? [readFileSync(`${file}-wal`)] : [])]).toString('latin1').toLowerCase();
+    const bytes = sqliteFileText(file);
     assert.equal(bytes.includes('snapshot.held@example.com'), false, 'the address lingers in the SQLite file');
   } finally {
     if (reader.inTransaction) reader.prepare('commit').run();
