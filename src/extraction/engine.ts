@@ -6,10 +6,10 @@ import { type Token, tokenize } from './tokens.ts';
 import type { CanonicalTopic, Polarity } from './types.ts';
 
 /** Tokens after a negator that it turns ("not very clean", "n'était pas très propre"). */
-const NEGATION_SCOPE = 3;
+const NEGATION_SCOPE = 4;
 /** Tokens before a negator it turns when nothing polar follows it ("funktionierte nicht", "ne marchait pas"). */
 const BACKWARD_SCOPE = 3;
-const NEGATED_NEGATIVE = 0.7;
+const NEGATED_NEGATIVE = 0.5;
 /** Tokens between a weak cue and another topic's evaluative word that still describes it ("noisy room", "room was dusty"). */
 const ADJECTIVE_REACH = 2;
 
@@ -44,6 +44,8 @@ interface Hit {
   role: Role | null;
   chars: number;
   weak: boolean;
+  problem: boolean;
+  negatorLed: boolean;
 }
 
 interface Clause {
@@ -81,6 +83,8 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
   let bestInside = false;
   const token = tokens[i]!;
   firstWordMatches(lexicon, token.norm, (phrase: Phrase, chars: number, inside: boolean) => {
+    // Inside a compound only a topic names something: an opinion word there is chance ("weich" in "ausweichen").
+    if (inside && phrase.topic === null) return;
     const last = i + phrase.rest.length;
     if (last >= tokens.length) return;
     for (let k = 0; k < phrase.rest.length; k++) {
@@ -92,7 +96,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     const span = chars * 64 + phrase.weight;
     // Inside a compound an equal match further right wins: the head comes last ("Zimmerpreise" is about prices).
     if (best === null || last > best.last || (last === best.last && (span > best.chars || (inside && span === best.chars)))) {
-      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak };
+      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, negatorLed: phrase.negatorLed };
       bestChars = chars;
       bestInside = inside;
       ignored = phrase.ignore;
@@ -101,6 +105,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
       // ("pulit*" topic + "pulito" verb). A match inside a compound adds nothing ("echt" in "schlecht").
       if (best.topic === null && phrase.topic !== null) best.topic = phrase.topic;
       best.weak ||= phrase.weak;
+      best.problem ||= phrase.problem;
       if (best.polarity === 0) best.polarity = phrase.polarity;
       best.role ??= phrase.role;
       ignored ||= phrase.ignore;
@@ -108,19 +113,26 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
   });
   if (best === null) {
     const base = superlativeBase(lexicon.language, token.norm);
-    if (base === null) return null;
+    if (base === null) return backstopAt(lexicon, token.norm, i);
     // "carísimo", "sporchissima": read as the word they intensify, turned up.
     for (const ending of ['o', 'a', 'e', 'io']) {
       const hit = matchAt(lexicon, [{ ...token, norm: base + ending }], 0);
       if (hit && (hit.polarity !== 0 || hit.topic !== null)) return { ...hit, first: i, last: i, polarity: hit.polarity * 1.5 };
     }
-    return null;
+    return backstopAt(lexicon, token.norm, i);
   }
   if (ignored) {
     const masked = best as Hit;
-    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars, weak: false };
+    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars, weak: false, problem: false, negatorLed: false };
   }
   return best;
+}
+
+/** A word only the general polarity list knows: polar at its low weight, about no topic. */
+function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | null {
+  const polarity = lexicon.backstop.get(word);
+  if (polarity === undefined) return null;
+  return { first: i, last: i, topic: null, polarity, role: null, chars: 0, weak: false, problem: false, negatorLed: false };
 }
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
@@ -167,7 +179,11 @@ function mergeTopicless(clauses: Clause[]): Clause[] {
   for (const clause of clauses) {
     const prev = out[out.length - 1];
     const topicless = !clause.hits.some((h) => h.topic !== null);
-    if (prev && !clause.sentence && !clause.contrast && (topicless || !prev.hits.some((h) => h.topic !== null))) {
+    const prevTopicless = prev !== undefined && !prev.hits.some((h) => h.topic !== null);
+    // A concession that names nothing ("despite being on a main road, the room was quiet") is not
+    // what the clause after it says about its topics.
+    const concession = prevTopicless && prev.contrast && !topicless;
+    if (prev && !clause.sentence && !clause.contrast && !concession && (topicless || prevTopicless)) {
       prev.last = clause.last;
       prev.hits.push(...clause.hits);
       continue;
@@ -184,6 +200,8 @@ interface Term {
   own: CanonicalTopic | null;
   /** Not turned by a negator after it (sentence adverbs, absences). */
   fixed?: boolean;
+  /** From a fault noun not negated ("noise"): dropped when another term in the clause judges it. */
+  problem?: boolean;
 }
 
 function polarTerms(clause: Clause): Term[] {
@@ -192,6 +210,7 @@ function polarTerms(clause: Clause): Term[] {
   let negAt = -1;
   let negUsed = true;
   let irrUntil = -1;
+  let irrAt = -1;
   let boost = 1;
   let boostUntil = -1;
   const closeNegation = () => {
@@ -209,15 +228,19 @@ function polarTerms(clause: Clause): Term[] {
       if (term.at < negAt - BACKWARD_SCOPE) break;
       if (term.at < negAt && !term.fixed) {
         term.score = term.score > 0 ? -term.score : term.score < 0 ? NEGATED_NEGATIVE : -1;
+        term.problem = false;
         return;
       }
     }
+    // A negation that turns nothing the lexicon knows, in a clause about a topic, says the thing
+    // failed ("the shower door doesn't close", "didn't even look up", "ne ferme pas").
+    if (clause.hits.some((h) => h.topic !== null)) terms.push({ at: negAt, score: -1, own: null, fixed: true });
   };
   for (const hit of clause.hits) {
     if (negAt >= 0 && !negUsed && hit.first > negUntil) closeNegation();
-    const negated = hit.first <= negUntil;
+    const hitNegated = hit.first <= negUntil;
     if (hit.role === 'negator') {
-      if (negated) negUntil = hit.last + NEGATION_SCOPE; // "ne … pas", "no … nada": one negation
+      if (hitNegated) negUntil = hit.last + NEGATION_SCOPE; // "ne … pas", "no … nada": one negation
       else {
         negUntil = hit.last + NEGATION_SCOPE;
         negAt = hit.first;
@@ -227,6 +250,7 @@ function polarTerms(clause: Clause): Term[] {
     }
     if (hit.role === 'irrealis') {
       irrUntil = clause.last; // "could be a little more attentive": the whole clause is wished for
+      irrAt = hit.first;
       continue;
     }
     if (hit.role === 'intensifier' || hit.role === 'downtoner') {
@@ -234,12 +258,19 @@ function polarTerms(clause: Clause): Term[] {
       boostUntil = hit.last + 2;
       continue;
     }
-    const flip = negated !== hit.first <= irrUntil;
+    // A phrase that starts with its own negator ("pas de parking") is not turned again by "n'".
+    const negated = hitNegated && !hit.negatorLed;
+    const unreal = hit.first <= irrUntil;
     if (hit.polarity !== 0) {
       let score = hit.polarity * (hit.first <= boostUntil ? boost : 1);
-      if (flip && hit.role !== 'adverb') score = score > 0 ? -score : NEGATED_NEGATIVE;
-      if (negated && hit.role !== 'adverb') negUsed = true;
-      terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb' });
+      if (hit.role !== 'adverb') {
+        // A wish is a complaint whatever its words ("could be more welcoming", "hätten mehr erwartet
+        // als ein abgewohntes Zimmer"); a negated wish is praise ("couldn't have been better").
+        if (unreal && !negated) score = -Math.abs(score);
+        else if (negated && !unreal) score = score > 0 ? -score : NEGATED_NEGATIVE;
+      }
+      if (hitNegated && hit.role !== 'adverb') negUsed = true;
+      terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb', problem: hit.problem && !negated });
     } else if (hit.role === 'verb') {
       if (negated) {
         negUsed = true;
@@ -248,7 +279,13 @@ function polarTerms(clause: Clause): Term[] {
     }
   }
   closeNegation();
-  return terms.filter((t) => t.score !== 0);
+  // A wish with no polar word after it is a complaint too ("could really do with a refurb",
+  // "bräuchte eine Renovierung").
+  if (irrAt >= 0 && !terms.some((t) => t.at > irrAt && t.score !== 0) && clause.hits.some((h) => h.topic !== null)) {
+    terms.push({ at: irrAt, score: -1, own: null, fixed: true });
+  }
+  const judged = terms.some((t) => t.score !== 0 && !t.problem);
+  return terms.filter((t) => t.score !== 0 && !(judged && t.problem));
 }
 
 /** An opinion that names a topic ("dirty", "teuer", "in die Jahre gekommen"); a phrase of a strong cue ("room wasn't ready") names its thing. */
@@ -353,7 +390,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
       } else if (t.opinion && t.score !== 0) {
         sentiment = t.score > 0 ? 'positive' : 'negative';
         // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good").
-        confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast ? 0.2 : 0));
+        confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast && t.direct ? 0.2 : 0));
       } else {
         // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
         const near = nearestOpinion(scored, c);

@@ -1,6 +1,7 @@
 // The insights engine's entry point: createExtractor() compiles the five languages' lexicons once;
 // extract() reads a review's title and text into topic mentions, their sentiment and the review's
 // overall sentiment. Pure: no database, no I/O after loading.
+import { backstopFor } from './backstop.ts';
 import { matchCategory } from './categories.ts';
 import { type EngineOptions, type FieldMention, readField } from './engine.ts';
 import { detectLanguage, supportedLanguage } from './language.ts';
@@ -31,7 +32,7 @@ const OVERALL_THRESHOLD = 0.25;
 export function createExtractor(options: Partial<EngineOptions> = {}): Extractor {
   const settings: EngineOptions = { opinionless: options.opinionless ?? 'neutral' };
   const lexicons = new Map<EngineLanguage, CompiledLexicon>();
-  for (const [language, file] of Object.entries(FILES) as [EngineLanguage, LexiconFile][]) lexicons.set(language, compileLexicon(file));
+  for (const [language, file] of Object.entries(FILES) as [EngineLanguage, LexiconFile][]) lexicons.set(language, compileLexicon(file, backstopFor(language)));
 
   return {
     extract(review: ReviewText, categories: readonly CustomCategory[] = []): Extraction {

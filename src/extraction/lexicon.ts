@@ -29,6 +29,12 @@ export interface LexiconFile {
   lukewarm?: string[];
   /** Phrases that are not about any topic and mask the cues inside them ("room for improvement" is not Room). */
   ignore?: string[];
+  /**
+   * Nouns that name a fault by themselves ("noise", "dust", "Schimmel"): negative when nothing else
+   * in their clause judges them, but another opinion there is the verdict on them ("no complaints
+   * about the noise", "the noise was bearable"). Also listed as topic cues and as negative.
+   */
+  problems?: string[];
   /** Topic cues that often only say where something else is ("in our room", "at reception"): their topic is dropped when another topic is in the clause and no opinion is theirs. */
   weak?: string[];
 }
@@ -46,6 +52,10 @@ export interface Phrase {
   role: Role | null;
   ignore: boolean;
   weak: boolean;
+  /** Names a fault by itself (`problems`): yields to another opinion in its clause. */
+  problem: boolean;
+  /** A polar phrase that starts with a negator ("pas de parking", "kein Problem"): it holds its own negation, so a negator before it ("n'a pas de parking") does not turn it again. */
+  negatorLed: boolean;
 }
 
 interface Word {
@@ -67,6 +77,8 @@ export interface CompiledLexicon {
   compounds: boolean;
   exact: Map<string, Phrase[]>;
   trie: TrieNode;
+  /** Words of the general polarity list (backstop.ts) to their weight, read where the lexicon knows a word not. */
+  backstop: ReadonlyMap<string, number>;
 }
 
 const node = (): TrieNode => ({ next: new Map(), prefixes: null, exact: null });
@@ -75,7 +87,7 @@ function parseWord(raw: string): Word {
   return raw.endsWith('*') ? { text: raw.slice(0, -1), prefix: true } : { text: raw, prefix: false };
 }
 
-export function compileLexicon(file: LexiconFile): CompiledLexicon {
+export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, number> = new Map()): CompiledLexicon {
   const elide = elides(file.language);
   const byPattern = new Map<string, { first: Word; phrase: Phrase }>();
   const entry = (pattern: string) => {
@@ -86,7 +98,7 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, negatorLed: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -115,6 +127,11 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
   for (const [role, patterns] of roles) for (const p of patterns) entry(p).role = role;
   for (const p of file.ignore ?? []) entry(p).ignore = true;
   for (const p of file.weak ?? []) entry(p).weak = true;
+  for (const p of file.problems ?? []) entry(p).problem = true;
+  const negatorWords = new Set(file.negators.filter((n) => !n.includes(' ')).map((n) => n.toLowerCase()));
+  for (const [key, { phrase }] of byPattern) {
+    if (phrase.polarity !== 0 && phrase.rest.length > 0 && negatorWords.has(key.split(' ')[0]!)) phrase.negatorLed = true;
+  }
   const exact = new Map<string, Phrase[]>();
   const trie = node();
   for (const { first, phrase } of byPattern.values()) {
@@ -160,7 +177,7 @@ export function compileLexicon(file: LexiconFile): CompiledLexicon {
       }
     }
   }
-  return { language: file.language, version: file.version, compounds: file.compounds === true, exact, trie };
+  return { language: file.language, version: file.version, compounds: file.compounds === true, exact, trie, backstop };
 }
 
 /** The single-word topic cue that matches `word` (exactly or as its prefix), the longest one. */
