@@ -45,6 +45,7 @@ interface Hit {
   chars: number;
   weak: boolean;
   problem: boolean;
+  concessive: boolean;
   negatorLed: boolean;
 }
 
@@ -54,6 +55,8 @@ interface Clause {
   hits: Hit[];
   /** Linked to the previous clause by a contrast word (a new view, not a continuation). */
   contrast: boolean;
+  /** Opened by a concessive word ("although", "anche se"): a lesser view, not the guest's last word. */
+  concessive: boolean;
   /** Starts a sentence. */
   sentence: boolean;
   /** First token of the stretch: after the contrast word that opens the clause, if any. */
@@ -96,7 +99,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     const span = chars * 64 + phrase.weight;
     // Inside a compound an equal match further right wins: the head comes last ("Zimmerpreise" is about prices).
     if (best === null || last > best.last || (last === best.last && (span > best.chars || (inside && span === best.chars)))) {
-      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, negatorLed: phrase.negatorLed };
+      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, negatorLed: phrase.negatorLed };
       bestChars = chars;
       bestInside = inside;
       ignored = phrase.ignore;
@@ -123,7 +126,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
   }
   if (ignored) {
     const masked = best as Hit;
-    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars, weak: false, problem: false, negatorLed: false };
+    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars, weak: false, problem: false, concessive: false, negatorLed: false };
   }
   return best;
 }
@@ -132,7 +135,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
 function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | null {
   const polarity = lexicon.backstop.get(word);
   if (polarity === undefined) return null;
-  return { first: i, last: i, topic: null, polarity, role: null, chars: 0, weak: false, problem: false, negatorLed: false };
+  return { first: i, last: i, topic: null, polarity, role: null, chars: 0, weak: false, problem: false, concessive: false, negatorLed: false };
 }
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
@@ -154,7 +157,7 @@ function clausesOf(lexicon: CompiledLexicon, tokens: Token[]): Clause[] {
     const brk = tokens[i]!.breakBefore;
     const contrast = hit?.role === 'contrast';
     if (current === null || brk > 0 || contrast) {
-      current = { first: i, last: i, hits: [], contrast: contrast && brk < 2, sentence: brk === 2, lead: contrast && hit.last + 1 < tokens.length ? hit.last + 1 : i };
+      current = { first: i, last: i, hits: [], contrast: contrast && brk < 2, concessive: contrast && hit.concessive, sentence: brk === 2, lead: contrast && hit.last + 1 < tokens.length ? hit.last + 1 : i };
       clauses.push(current);
     }
     if (hit) {
@@ -211,14 +214,19 @@ function polarTerms(clause: Clause): Term[] {
   let negUsed = true;
   let irrUntil = -1;
   let irrAt = -1;
+  let excessUntil = -1;
+  let excessTerm: Term | null = null;
+  let negatedVerb: Term | null = null;
   let boost = 1;
   let boostUntil = -1;
   const closeNegation = () => {
     if (negUsed || negAt < 0) return;
     negUsed = true;
-    // Nothing polar after the negator but a topic: an absence ("no hot water", "leider kein Kühlschrank").
-    if (clause.hits.some((h) => h.topic !== null && h.first > negAt)) {
-      terms.push({ at: negAt, score: -1, own: null, fixed: true });
+    // Nothing polar after the negator but a topic: an absence ("no hot water", "leider kein
+    // Kühlschrank"), unless what is absent is a noise ("ni tráfico ni vecinos" is quiet).
+    const absent = clause.hits.find((h) => h.topic !== null && h.first > negAt);
+    if (absent) {
+      terms.push({ at: negAt, score: absent.topic === 'Noise' ? NEGATED_NEGATIVE : -1, own: null, fixed: true });
       return;
     }
     // Else it turns what came just before ("funktionierte nicht", "ne marchait pas"), but not a
@@ -245,6 +253,7 @@ function polarTerms(clause: Clause): Term[] {
         negUntil = hit.last + NEGATION_SCOPE;
         negAt = hit.first;
         negUsed = false;
+        negatedVerb = null;
       }
       continue;
     }
@@ -253,9 +262,16 @@ function polarTerms(clause: Clause): Term[] {
       irrAt = hit.first;
       continue;
     }
-    if (hit.role === 'intensifier' || hit.role === 'downtoner') {
-      boost = hit.role === 'intensifier' ? 1.5 : 0.6;
+    if (hit.role === 'intensifier' || hit.role === 'downtoner' || hit.role === 'excess') {
+      boost = hit.role === 'intensifier' ? 1.5 : hit.role === 'downtoner' ? 0.6 : 1;
       boostUntil = hit.last + 2;
+      if (hit.role === 'excess') {
+        excessUntil = hit.last + 2;
+        // "far too early", "viel zu früh": too much of anything is a fault, also of a word with no
+        // polarity of its own (taken back if a polar word follows within reach).
+        excessTerm = { at: hit.first, score: -1, own: null };
+        terms.push(excessTerm);
+      } else excessUntil = -1;
       continue;
     }
     // A phrase that starts with its own negator ("pas de parking") is not turned again by "n'".
@@ -263,6 +279,11 @@ function polarTerms(clause: Clause): Term[] {
     const unreal = hit.first <= irrUntil;
     if (hit.polarity !== 0) {
       let score = hit.polarity * (hit.first <= boostUntil ? boost : 1);
+      // "too soft", "zu weich", "troppo morbidi": a good quality in excess is a fault.
+      if (hit.first <= excessUntil) {
+        score = -Math.abs(score);
+        if (excessTerm) excessTerm.score = 0;
+      }
       if (hit.role !== 'adverb') {
         // A wish is a complaint whatever its words ("could be more welcoming", "hätten mehr erwartet
         // als ein abgewohntes Zimmer"); a negated wish is praise ("couldn't have been better").
@@ -270,11 +291,14 @@ function polarTerms(clause: Clause): Term[] {
         else if (negated && !unreal) score = score > 0 ? -score : NEGATED_NEGATIVE;
       }
       if (hitNegated && hit.role !== 'adverb') negUsed = true;
+      // "couldn't have asked for more": the opinion word, not the verb before it, is what is negated.
+      if (negated && negatedVerb) negatedVerb.score = 0;
       terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb', problem: hit.problem && !negated });
     } else if (hit.role === 'verb') {
       if (negated) {
         negUsed = true;
-        terms.push({ at: hit.first, score: -1, own: null });
+        negatedVerb = { at: hit.first, score: -1, own: null };
+        terms.push(negatedVerb);
       } else terms.push({ at: hit.first, score: 0, own: null }); // a target for a negator after it
     }
   }
@@ -389,8 +413,9 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
         confidence = 0.6;
       } else if (t.opinion && t.score !== 0) {
         sentiment = t.score > 0 ? 'positive' : 'negative';
-        // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good").
-        confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.contrast && t.direct ? 0.2 : 0));
+        // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good");
+        // after a concessive one it is the lesser view ("lovely spa, though treatments are pricey").
+        confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.concessive ? -0.1 : clause.contrast && t.direct ? 0.2 : 0));
       } else {
         // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
         const near = nearestOpinion(scored, c);

@@ -21,6 +21,10 @@ export interface LexiconFile {
   downtoners: string[];
   /** Words that start a new clause (but, aber, mais, pero, ma…). */
   contrast: string[];
+  /** Contrast words that open a concession (although, obwohl, bien que, aunque, anche se): the clause they open is the lesser view, not the last word. */
+  concessive?: string[];
+  /** Words of excess (too, zu, trop, demasiado, troppo): they make the opinion word after them a fault ("too soft"). */
+  excess?: string[];
   /** Neutral verbs that say something failed when negated ("did not work", "funktionierte nicht"). */
   verbs: string[];
   /** Polar sentence adverbs a negator never turns ("unfortunately", "leider"); also listed as negative or positive. */
@@ -39,7 +43,7 @@ export interface LexiconFile {
   weak?: string[];
 }
 
-export type Role = 'negator' | 'irrealis' | 'intensifier' | 'downtoner' | 'contrast' | 'verb' | 'adverb' | 'lukewarm';
+export type Role = 'negator' | 'irrealis' | 'intensifier' | 'downtoner' | 'excess' | 'contrast' | 'verb' | 'adverb' | 'lukewarm';
 
 /** Everything a phrase means; one phrase may be a topic cue and polar at once ("dirty", "noisy"). */
 export interface Phrase {
@@ -54,6 +58,8 @@ export interface Phrase {
   weak: boolean;
   /** Names a fault by itself (`problems`): yields to another opinion in its clause. */
   problem: boolean;
+  /** A contrast word that opens a concession (`concessive`). */
+  concessive: boolean;
   /** A polar phrase that starts with a negator ("pas de parking", "kein Problem"): it holds its own negation, so a negator before it ("n'a pas de parking") does not turn it again. */
   negatorLed: boolean;
 }
@@ -98,7 +104,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, negatorLed: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, negatorLed: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -121,13 +127,14 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
   }
   const roles: [Role, string[]][] = [
     ['negator', file.negators], ['irrealis', file.irrealis], ['intensifier', file.intensifiers],
-    ['downtoner', file.downtoners], ['contrast', file.contrast], ['verb', file.verbs], ['adverb', file.adverbs ?? []],
+    ['downtoner', file.downtoners], ['excess', file.excess ?? []], ['contrast', [...file.contrast, ...(file.concessive ?? [])]], ['verb', file.verbs], ['adverb', file.adverbs ?? []],
     ['lukewarm', file.lukewarm ?? []],
   ];
   for (const [role, patterns] of roles) for (const p of patterns) entry(p).role = role;
   for (const p of file.ignore ?? []) entry(p).ignore = true;
   for (const p of file.weak ?? []) entry(p).weak = true;
   for (const p of file.problems ?? []) entry(p).problem = true;
+  for (const p of file.concessive ?? []) entry(p).concessive = true;
   const negatorWords = new Set(file.negators.filter((n) => !n.includes(' ')).map((n) => n.toLowerCase()));
   for (const [key, { phrase }] of byPattern) {
     if (phrase.polarity !== 0 && phrase.rest.length > 0 && negatorWords.has(key.split(' ')[0]!)) phrase.negatorLed = true;

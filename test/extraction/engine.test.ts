@@ -8,6 +8,12 @@ const engine = createExtractor();
 
 const read = (text: string, language: string | null = 'en', title: string | null = null) => engine.extract({ title, text, language });
 const topics = (mentions: ExtractedMention[]) => mentions.map((m) => `${m.topic}:${m.sentiment}`).sort();
+/** Each topic's reading by its most confident mention, the later on a tie (as the evaluation scores a sentence). */
+const verdicts = (mentions: ExtractedMention[]) => {
+  const best = new Map<string, ExtractedMention>();
+  for (const m of mentions) if ((best.get(m.topic)?.confidence ?? -1) <= m.confidence) best.set(m.topic, m);
+  return [...best.values()].map((m) => `${m.topic}:${m.sentiment}`).sort();
+};
 
 test('a negation turns the polarity of what it governs', () => {
   assert.deepEqual(topics(read('The breakfast was good.').mentions), ['Breakfast:positive']);
@@ -121,4 +127,43 @@ test("the review's overall sentiment is computed from its text", () => {
   assert.equal(read('Wonderful stay, spotless room and a lovely team.').sentiment, 'positive');
   assert.equal(read('Dirty room, rude staff, never again.').sentiment, 'negative');
   assert.equal(read('We stayed two nights in May.').sentiment, 'neutral');
+});
+
+test('a wish is a complaint, and a negated wish is praise', () => {
+  assert.deepEqual(verdicts(read('Perhaps the reception team could be a little more welcoming to guests arriving late.').mentions), ['Staff:negative']);
+  assert.deepEqual(verdicts(read('Für den Preis hätten wir mehr erwartet als ein abgewohntes Zimmer.', 'de').mentions), ['Room:negative', 'Value:negative']);
+  assert.deepEqual(verdicts(read('The bathroom could really do with a refurb.').mentions), ['Bathroom:negative']);
+  assert.deepEqual(verdicts(read("Considering the price, we couldn't have asked for more.").mentions), ['Value:positive']);
+});
+
+test('a fault noun is negative alone, positive when absent, and yields to a verdict on it', () => {
+  assert.deepEqual(verdicts(read('There was dust on every shelf.').mentions), ['Cleanliness:negative']);
+  assert.deepEqual(verdicts(read('Not a speck of dust anywhere.').mentions), ['Cleanliness:positive']);
+  assert.deepEqual(verdicts(read('No complaints about the noise at all.').mentions), ['Noise:positive']);
+  assert.deepEqual(verdicts(read('Ningún problema con el ruido.', 'es').mentions), ['Noise:positive']);
+  assert.deepEqual(verdicts(read('No se oía absolutamente nada, ni tráfico ni vecinos.', 'es').mentions), ['Noise:positive']);
+});
+
+test('a negation that turns no opinion word says the thing failed; one that starts its own phrase is not turned again', () => {
+  assert.deepEqual(verdicts(read("The shower door doesn't close properly.").mentions), ['Bathroom:negative']);
+  assert.deepEqual(verdicts(read("L'hôtel n'a pas de parking.", 'fr').mentions), ['Parking:negative']);
+  // An untried facility is no complaint.
+  assert.deepEqual(verdicts(read("We didn't use the spa, but the pool looked inviting.").mentions), ['Wellness:positive']);
+});
+
+test('too much of a good quality is a fault, and so is too much of anything', () => {
+  assert.deepEqual(verdicts(read('The pillows were too soft for me.').mentions), ['Bed:negative']);
+  assert.deepEqual(verdicts(read('I cuscini erano troppo morbidi.', 'it').mentions), ['Bed:negative']);
+  assert.deepEqual(verdicts(read('Breakfast ends at nine thirty on weekends, far too early.').mentions), ['Breakfast:negative']);
+});
+
+test('after a concessive word the clause is the lesser view; after "but" it is the last word', () => {
+  assert.deepEqual(verdicts(read('The parking is convenient, although a bit expensive.').mentions).filter((t) => t.startsWith('Parking')), ['Parking:positive']);
+  assert.deepEqual(verdicts(read('La relación calidad-precio no está mal, aunque tampoco es una ganga.', 'es').mentions), ['Value:positive']);
+  assert.deepEqual(verdicts(read('The breakfast was fine but the coffee was awful.').mentions), ['Breakfast:negative']);
+});
+
+test('a word only the general polarity list knows still gives a mention its sentiment', () => {
+  // "atroce" is in no hotel lexicon; AFINN's French list rates it negative.
+  assert.deepEqual(verdicts(read('Le petit-déjeuner était atroce.', 'fr').mentions), ['Breakfast:negative']);
 });
