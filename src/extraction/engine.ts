@@ -1,6 +1,7 @@
-// The reading of one field: words → lexicon hits (longest match) → clauses (punctuation and
-// contrast words) → polar terms with negation scope, intensifiers and unreal forms → each polar
-// term credited to the nearest topic cue of its clause → one mention per topic and clause.
+// The reading of one field: words → lexicon hits (longest match; else the general polarity list of
+// backstop.ts) → clauses (punctuation, contrast and concessive words) → polar terms with negation
+// scope, intensifiers, excess, unreal forms and fault nouns → each polar term credited to the
+// nearest topic cue of its clause → one mention per topic and clause.
 import { type CompiledLexicon, elides, firstWordMatches, type Phrase, type Role, wordMatches } from './lexicon.ts';
 import { type Token, tokenize } from './tokens.ts';
 import type { CanonicalTopic, Polarity } from './types.ts';
@@ -414,7 +415,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
       } else if (t.opinion && t.score !== 0) {
         sentiment = t.score > 0 ? 'positive' : 'negative';
         // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good");
-        // after a concessive one it is the lesser view ("lovely spa, though treatments are pricey").
+        // after a concessive one it is the lesser view ("lovely spa, although the treatments are pricey").
         confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.concessive ? -0.1 : clause.contrast && t.direct ? 0.2 : 0));
       } else {
         // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
