@@ -23,7 +23,7 @@ export interface LexiconFile {
   contrast: string[];
   /** Contrast words that open a concession (although, obwohl, bien que, aunque, anche se): the clause they open is the lesser view, not the last word. */
   concessive?: string[];
-  /** Words of excess (too, zu, trop, demasiado, troppo): they make the opinion word after them a fault ("too soft"). */
+  /** Words of excess (too, viel zu, trop, demasiado, troppo): they make what follows them a fault ("too soft", "far too early"). */
   excess?: string[];
   /** Neutral verbs that say something failed when negated ("did not work", "funktionierte nicht"). */
   verbs: string[];
