@@ -5,7 +5,6 @@ import { createContext } from '../context.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { startWorker } from '../delivery/worker.ts';
-import { startInsightsWorker } from './insights-worker.ts';
 import { startInvitationsWorker } from './invitations-worker.ts';
 import { buildApp } from '../app.ts';
 
@@ -23,7 +22,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
-  const insights = config.worker === 'inline' ? startInsightsWorker({ db: database.db, commits: database.commits, log: app.log }) : null;
+  // Loaded only for the inline worker: the engine's language detector and lexicons hold about 60 MB
+  // of heap that a process serving requests alone (REPUTE_WORKER=off) never reads.
+  const insights = config.worker === 'inline'
+    ? (await import('./insights-worker.ts')).startInsightsWorker({ db: database.db, commits: database.commits, log: app.log })
+    : null;
   const invitations = config.worker === 'inline' ? startInvitationsWorker({ db: database.db, commits: database.commits, log: app.log }, config) : null;
   await ctx.rateLimits.connected();
   const url = await app.listen({ port: config.port, host: config.host });
