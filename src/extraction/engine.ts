@@ -126,8 +126,10 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     return backstopAt(lexicon, token.norm, i);
   }
   if (ignored) {
+    // A masking phrase hides the cues inside it but keeps an opinion of its own ("room for
+    // improvement" is negative, and not about the room).
     const masked = best as Hit;
-    return { first: masked.first, last: masked.last, topic: null, polarity: 0, role: null, chars: masked.chars, weak: false, problem: false, concessive: false, negatorLed: false };
+    return { first: masked.first, last: masked.last, topic: null, polarity: masked.polarity, role: null, chars: masked.chars, weak: false, problem: false, concessive: false, negatorLed: false };
   }
   return best;
 }
