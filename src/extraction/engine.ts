@@ -77,6 +77,8 @@ interface TopicScore {
   evaluative: boolean;
   /** A lukewarm verdict ("nothing special", "sans plus") makes it neutral. */
   lukewarm: boolean;
+  /** The score of the term credited to it from nearest its cue: decides when its terms cancel out. */
+  closest: { distance: number; score: number } | null;
 }
 
 /** Finds the longest phrase starting at token i, merging what phrases of that same length mean. */
@@ -208,6 +210,8 @@ interface Term {
   fixed?: boolean;
   /** From a fault noun not negated ("noise"): dropped when another term in the clause judges it. */
   problem?: boolean;
+  /** From a verb (a negator after it turns it from any distance in its clause). */
+  verb?: boolean;
 }
 
 function polarTerms(clause: Clause): Term[] {
@@ -236,7 +240,9 @@ function polarTerms(clause: Clause): Term[] {
     // sentence adverb ("leider nicht" is not "not unfortunately").
     for (let k = terms.length - 1; k >= 0; k--) {
       const term = terms[k]!;
-      if (term.at < negAt - BACKWARD_SCOPE) break;
+      // A clause-final negator turns the clause's verb however far back it stands (German word
+      // order: "funktionierte das WLAN auf unserem Zimmer überhaupt nicht"); other words only nearby.
+      if (term.at < negAt - BACKWARD_SCOPE && !term.verb) continue;
       if (term.at < negAt && !term.fixed) {
         term.score = term.score > 0 ? -term.score : term.score < 0 ? NEGATED_NEGATIVE : -1;
         term.problem = false;
@@ -296,13 +302,13 @@ function polarTerms(clause: Clause): Term[] {
       if (hitNegated && hit.role !== 'adverb') negUsed = true;
       // "couldn't have asked for more": the opinion word, not the verb before it, is what is negated.
       if (negated && negatedVerb) negatedVerb.score = 0;
-      terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb', problem: hit.problem && !negated });
+      terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb', problem: hit.problem && !negated, verb: hit.role === 'verb' });
     } else if (hit.role === 'verb') {
       if (negated) {
         negUsed = true;
         negatedVerb = { at: hit.first, score: -1, own: null };
         terms.push(negatedVerb);
-      } else terms.push({ at: hit.first, score: 0, own: null }); // a target for a negator after it
+      } else terms.push({ at: hit.first, score: 0, own: null, verb: true }); // a target for a negator after it
     }
   }
   closeNegation();
@@ -318,6 +324,12 @@ function polarTerms(clause: Clause): Term[] {
 /** An opinion that names a topic ("dirty", "teuer", "in die Jahre gekommen"); a phrase of a strong cue ("room wasn't ready") names its thing. */
 const evaluative = (hit: Hit): boolean => hit.polarity !== 0 && (hit.first === hit.last || hit.weak);
 
+/** Remembers the term nearest to a topic's cue (the later one on a tie). */
+function credit(topic: TopicScore, term: Term): void {
+  const distance = Math.abs(term.at - topic.at);
+  if (topic.closest === null || distance <= topic.closest.distance) topic.closest = { distance, score: term.score };
+}
+
 /** Scores the topics of one clause; `inherited` are the topics of the clause before a contrast word, for a clause that names none. */
 function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: TopicScore[]; score: number; terms: number } {
   const topics: TopicScore[] = [];
@@ -327,7 +339,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     if (seen) {
       seen.weak &&= hit.weak;
       seen.evaluative &&= evaluative(hit);
-    } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: evaluative(hit), lukewarm: false });
+    } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: evaluative(hit), lukewarm: false, closest: null });
   }
   const terms = polarTerms(clause);
   let free = 0;
@@ -341,6 +353,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
       const own = topics.find((t) => t.topic === term.own)!;
       own.score += term.score;
       own.opinion = true;
+      credit(own, term);
       // A weak evaluative word ("dated", "geräumig") describes the noun beside it, not the room,
       // unless the room is named too ("a shabby room").
       own.direct ||= !own.weak || !own.evaluative;
@@ -354,6 +367,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
       nearest.score += term.score;
       nearest.opinion = true;
       nearest.direct = true;
+      credit(nearest, term);
     }
   }
   // A topic no term was nearest to shares the clause's free opinion ("breakfast and dinner were excellent").
@@ -370,7 +384,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     const nouns = inherited.filter((t) => !t.evaluative);
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
       if (!topics.some((own) => own.topic === t.topic)) {
-        topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false, evaluative: false, lukewarm: false });
+        topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false, evaluative: false, lukewarm: false, closest: null });
       }
     }
   }
@@ -414,6 +428,10 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
       if (t.lukewarm && Math.abs(t.score) <= 1) {
         sentiment = 'neutral';
         confidence = 0.6;
+      } else if (t.opinion && t.score === 0 && t.closest !== null) {
+        // Opinions that cancel out ("no volvería … enfrente"): the one nearest the topic's word decides.
+        sentiment = t.closest.score > 0 ? 'positive' : 'negative';
+        confidence = 0.5;
       } else if (t.opinion && t.score !== 0) {
         sentiment = t.score > 0 ? 'positive' : 'negative';
         // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good");
