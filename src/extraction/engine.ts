@@ -214,7 +214,7 @@ interface Term {
   verb?: boolean;
 }
 
-function polarTerms(clause: Clause): Term[] {
+function polarTerms(clause: Clause, negatesBackward: boolean): Term[] {
   const terms: Term[] = [];
   let negUntil = -1;
   let negAt = -1;
@@ -236,9 +236,9 @@ function polarTerms(clause: Clause): Term[] {
       terms.push({ at: negAt, score: absent.topic === 'Noise' ? NEGATED_NEGATIVE : -1, own: null, fixed: true });
       return;
     }
-    // Else it turns what came just before ("funktionierte nicht", "ne marchait pas"), but not a
-    // sentence adverb ("leider nicht" is not "not unfortunately").
-    for (let k = terms.length - 1; k >= 0; k--) {
+    // Else, where a negator can follow its verb, it turns what came just before ("funktionierte
+    // nicht"), but not a sentence adverb ("leider nicht" is not "not unfortunately").
+    for (let k = negatesBackward ? terms.length - 1 : -1; k >= 0; k--) {
       const term = terms[k]!;
       // A clause-final negator turns the clause's verb however far back it stands (German word
       // order: "funktionierte das WLAN auf unserem Zimmer überhaupt nicht"); other words only nearby.
@@ -331,7 +331,7 @@ function credit(topic: TopicScore, term: Term): void {
 }
 
 /** Scores the topics of one clause; `inherited` are the topics of the clause before a contrast word, for a clause that names none. */
-function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: TopicScore[]; score: number; terms: number } {
+function scoreClause(clause: Clause, inherited: TopicScore[] | null, negatesBackward: boolean): { topics: TopicScore[]; score: number; terms: number } {
   const topics: TopicScore[] = [];
   for (const hit of clause.hits) {
     if (hit.topic === null) continue;
@@ -341,7 +341,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
       seen.evaluative &&= evaluative(hit);
     } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: evaluative(hit), lukewarm: false, closest: null });
   }
-  const terms = polarTerms(clause);
+  const terms = polarTerms(clause, negatesBackward);
   let free = 0;
   let total = 0;
   for (const term of terms) {
@@ -413,7 +413,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
     if (clause.sentence) previous = null;
     // An opinion is shared within a sentence's stretch up to a contrast word, not across it.
     if (clause.sentence || clause.contrast) sentence++;
-    const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null);
+    const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null, lexicon.negatesBackward);
     reading.score += score;
     reading.terms += terms;
     if (topics.length > 0) previous = topics;

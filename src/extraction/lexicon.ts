@@ -10,6 +10,8 @@ export interface LexiconFile {
   language: string;
   /** German-style compounds: cues also match inside a longer word ("Frühstücksbuffet", "Zimmerreinigung"). */
   compounds?: boolean;
+  /** A negator may follow the word it negates ("funktionierte nicht", "ne marchait pas"); elsewhere it only looks ahead ("apenas cabía"). */
+  negatesBackward?: boolean;
   topics: Record<CanonicalTopic, string[]>;
   positive: string[];
   negative: string[];
@@ -81,6 +83,7 @@ export interface CompiledLexicon {
   language: string;
   version: number;
   compounds: boolean;
+  negatesBackward: boolean;
   exact: Map<string, Phrase[]>;
   trie: TrieNode;
   /** Words of the general polarity list (backstop.ts) to their weight, read where the lexicon knows a word not. */
@@ -184,7 +187,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
       }
     }
   }
-  return { language: file.language, version: file.version, compounds: file.compounds === true, exact, trie, backstop };
+  return { language: file.language, version: file.version, compounds: file.compounds === true, negatesBackward: file.negatesBackward === true, exact, trie, backstop };
 }
 
 /** The single-word topic cue that matches `word` (exactly or as its prefix), the longest one. */
