@@ -4,7 +4,11 @@
 // nearest topic cue of its clause → one mention per topic and clause.
 import { type CompiledLexicon, elides, firstWordMatches, type Phrase, type Role, wordMatches } from './lexicon.ts';
 import { type Token, tokenize } from './tokens.ts';
+import leanFile from './leans.json' with { type: 'json' };
 import type { CanonicalTopic, Polarity } from './types.ts';
+
+/** A topic's usual sentiment when its sentence holds no opinion word (leans.json says how it was measured). */
+const LEANS = leanFile.leans as Partial<Record<CanonicalTopic, Polarity>>;
 
 /** Tokens after a negator that it turns ("not very clean", "n'était pas très propre"). */
 const NEGATION_SCOPE = 4;
@@ -444,8 +448,10 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
           sentiment = near > 0 ? 'positive' : 'negative';
           confidence = 0.45;
         } else if (options.opinionless === 'neutral' && !t.weak) {
-          // A weak cue with no opinion at all ("on arrival", "in the room") is not a mention.
-          sentiment = 'neutral';
+          // A weak cue with no opinion at all ("on arrival", "in the room") is not a mention. A
+          // strong one takes its topic's usual lean where it has one: "a five-minute stroll to the
+          // beach" is praise of the location more often than a neutral statement (leans.json).
+          sentiment = LEANS[t.topic] ?? 'neutral';
           confidence = 0.3;
         } else continue;
       }

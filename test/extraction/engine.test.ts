@@ -167,3 +167,10 @@ test('a word only the general polarity list knows still gives a mention its sent
   // "atroce" is in no hotel lexicon; AFINN's French list rates it negative.
   assert.deepEqual(verdicts(read('Le petit-déjeuner était atroce.', 'fr').mentions), ['Breakfast:negative']);
 });
+
+test("a topic named without any opinion word takes its topic's usual lean where it has one, else stays neutral", () => {
+  // Location mentions are praise two times in three on the dev labels; Breakfast has no lean.
+  const stroll = read('The beach is a five-minute stroll from the door.').mentions;
+  assert.deepEqual(stroll.map((m) => [m.topic, m.sentiment, m.confidence]), [['Location', 'positive', 0.3]]);
+  assert.deepEqual(verdicts(read('We had breakfast in the garden.').mentions), ['Breakfast:neutral']);
+});
