@@ -10,7 +10,7 @@ export interface LexiconFile {
   language: string;
   /** German-style compounds: cues also match inside a longer word ("Frühstücksbuffet", "Zimmerreinigung"). */
   compounds?: boolean;
-  /** A negator may follow the word it negates ("funktionierte nicht", "ne marchait pas"); elsewhere it only looks ahead ("apenas cabía"). */
+  /** A negator may follow the verb it negates, anywhere before it in the clause (German: "funktionierte das WLAN nicht"); elsewhere it only looks ahead ("apenas cabía" leaves "diminuto" alone). */
   negatesBackward?: boolean;
   topics: Record<CanonicalTopic, string[]>;
   positive: string[];
