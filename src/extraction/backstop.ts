@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { EngineLanguage } from './types.ts';
 
 /** The weight of a backstop word against a hotel lexicon word's 1. */
-export const BACKSTOP_WEIGHT = 0.5;
+const BACKSTOP_WEIGHT = 0.5;
 /** AFINN rates words -5…5; the ±1 ones are mostly weak or mistranslated ("comme", "clear"). */
 const MIN_STRENGTH = 2;
 

@@ -22,7 +22,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
-  // Loaded only for the inline worker: the engine's language detector and lexicons hold about 60 MB
+  // Loaded only for the inline worker: the engine's language detector and lexicons take about 40 MB
   // of heap that a process serving requests alone (REPUTE_WORKER=off) never reads.
   const insights = config.worker === 'inline'
     ? (await import('./insights-worker.ts')).startInsightsWorker({ db: database.db, commits: database.commits, log: app.log })
