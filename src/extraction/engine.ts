@@ -135,7 +135,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     // A masking phrase hides the cues inside it but keeps an opinion of its own ("room for
     // improvement" is negative, and not about the room).
     const masked = best as Hit;
-    return { first: masked.first, last: masked.last, topic: null, polarity: masked.polarity, role: null, chars: masked.chars, weak: false, problem: false, concessive: false, negatorLed: false };
+    return plainHit(masked.first, masked.last, masked.polarity, masked.chars);
   }
   return best;
 }
@@ -144,8 +144,12 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
 function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | null {
   const polarity = lexicon.backstop.get(word);
   if (polarity === undefined) return null;
-  return { first: i, last: i, topic: null, polarity, role: null, chars: 0, weak: false, problem: false, concessive: false, negatorLed: false };
+  return plainHit(i, i, polarity, 0);
 }
+
+/** A hit that is only an opinion (or nothing): no topic, no role. */
+const plainHit = (first: number, last: number, polarity: number, chars: number): Hit =>
+  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, negatorLed: false });
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
 
@@ -242,15 +246,17 @@ function polarTerms(clause: Clause, negatesBackward: boolean): Term[] {
     }
     // Else, where a negator can follow its verb, it turns what came just before ("funktionierte
     // nicht"), but not a sentence adverb ("leider nicht" is not "not unfortunately").
-    for (let k = negatesBackward ? terms.length - 1 : -1; k >= 0; k--) {
-      const term = terms[k]!;
-      // A clause-final negator turns the clause's verb however far back it stands (German word
-      // order: "funktionierte das WLAN auf unserem Zimmer überhaupt nicht"); other words only nearby.
-      if (term.at < negAt - BACKWARD_SCOPE && !term.verb) continue;
-      if (term.at < negAt && !term.fixed) {
-        term.score = term.score > 0 ? -term.score : term.score < 0 ? NEGATED_NEGATIVE : -1;
-        term.problem = false;
-        return;
+    if (negatesBackward) {
+      for (let k = terms.length - 1; k >= 0; k--) {
+        const term = terms[k]!;
+        // A clause-final negator turns the clause's verb however far back it stands (German word
+        // order: "funktionierte das WLAN auf unserem Zimmer überhaupt nicht"); other words only nearby.
+        if (term.at < negAt - BACKWARD_SCOPE && !term.verb) continue;
+        if (term.at < negAt && !term.fixed) {
+          term.score = term.score > 0 ? -term.score : term.score < 0 ? NEGATED_NEGATIVE : -1;
+          term.problem = false;
+          return;
+        }
       }
     }
     // A negation that turns nothing the lexicon knows, in a clause about a topic, says the thing
