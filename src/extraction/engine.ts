@@ -52,6 +52,8 @@ interface Hit {
   problem: boolean;
   concessive: boolean;
   negatorLed: boolean;
+  /** A negator that may follow what it negates ("funktionierte nicht"). */
+  backward: boolean;
 }
 
 interface Clause {
@@ -106,7 +108,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     const span = chars * 64 + phrase.weight;
     // Inside a compound an equal match further right wins: the head comes last ("Zimmerpreise" is about prices).
     if (best === null || last > best.last || (last === best.last && (span > best.chars || (inside && span === best.chars)))) {
-      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, negatorLed: phrase.negatorLed };
+      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, negatorLed: phrase.negatorLed, backward: phrase.backward };
       bestChars = chars;
       bestInside = inside;
       ignored = phrase.ignore;
@@ -149,7 +151,7 @@ function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | nu
 
 /** A hit that is only an opinion (or nothing): no topic, no role. */
 const plainHit = (first: number, last: number, polarity: number, chars: number): Hit =>
-  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, negatorLed: false });
+  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, negatorLed: false, backward: false });
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
 
@@ -222,10 +224,12 @@ interface Term {
   verb?: boolean;
 }
 
-function polarTerms(clause: Clause, negatesBackward: boolean): Term[] {
+function polarTerms(clause: Clause): Term[] {
   const terms: Term[] = [];
   let negUntil = -1;
   let negAt = -1;
+  /** The open negation may turn what came before it ("funktionierte nicht"). */
+  let negBackward = false;
   let negUsed = true;
   let irrUntil = -1;
   let irrAt = -1;
@@ -244,9 +248,9 @@ function polarTerms(clause: Clause, negatesBackward: boolean): Term[] {
       terms.push({ at: negAt, score: absent.topic === 'Noise' ? NEGATED_NEGATIVE : -1, own: null, fixed: true });
       return;
     }
-    // Else, where a negator can follow its verb, it turns what came just before ("funktionierte
-    // nicht"), but not a sentence adverb ("leider nicht" is not "not unfortunately").
-    if (negatesBackward) {
+    // Else a negator that can follow its verb turns what came just before ("funktionierte nicht"),
+    // but not a sentence adverb ("leider nicht" is not "not unfortunately").
+    if (negBackward) {
       for (let k = terms.length - 1; k >= 0; k--) {
         const term = terms[k]!;
         // A clause-final negator turns the clause's verb however far back it stands (German word
@@ -271,6 +275,7 @@ function polarTerms(clause: Clause, negatesBackward: boolean): Term[] {
       else {
         negUntil = hit.last + NEGATION_SCOPE;
         negAt = hit.first;
+        negBackward = hit.backward;
         negUsed = false;
         negatedVerb = null;
       }
@@ -341,7 +346,7 @@ function credit(topic: TopicScore, term: Term): void {
 }
 
 /** Scores the topics of one clause; `inherited` are the topics of the clause before a contrast word, for a clause that names none. */
-function scoreClause(clause: Clause, inherited: TopicScore[] | null, negatesBackward: boolean): { topics: TopicScore[]; score: number; terms: number } {
+function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: TopicScore[]; score: number; terms: number } {
   const topics: TopicScore[] = [];
   for (const hit of clause.hits) {
     if (hit.topic === null) continue;
@@ -351,7 +356,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null, negatesBack
       seen.evaluative &&= evaluative(hit);
     } else topics.push({ topic: hit.topic, at: hit.first, score: 0, opinion: false, weak: hit.weak, direct: false, evaluative: evaluative(hit), lukewarm: false, closest: null });
   }
-  const terms = polarTerms(clause, negatesBackward);
+  const terms = polarTerms(clause);
   let free = 0;
   let total = 0;
   for (const term of terms) {
@@ -423,7 +428,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
     if (clause.sentence) previous = null;
     // An opinion is shared within a sentence's stretch up to a contrast word, not across it.
     if (clause.sentence || clause.contrast) sentence++;
-    const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null, lexicon.negatesBackward);
+    const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null);
     reading.score += score;
     reading.terms += terms;
     if (topics.length > 0) previous = topics;

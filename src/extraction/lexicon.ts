@@ -10,8 +10,13 @@ export interface LexiconFile {
   language: string;
   /** German-style compounds: cues also match inside a longer word ("Frühstücksbuffet", "Zimmerreinigung"). */
   compounds?: boolean;
-  /** A negator may follow the verb it negates, anywhere before it in the clause (German: "funktionierte das WLAN nicht"); elsewhere it only looks ahead ("apenas cabía" leaves "diminuto" alone). */
-  negatesBackward?: boolean;
+  /**
+   * Negators that may follow the verb they negate, anywhere before them in the clause (German "nicht",
+   * "nie": "funktionierte das WLAN nicht"). Every other negator only looks ahead: a preposition such as
+   * "ohne" negates what follows it ("warten, ohne ein Wort der Entschuldigung" is no praise of the wait),
+   * and elsewhere "apenas cabía" leaves "diminuto" alone. Each must be listed in `negators` too.
+   */
+  negatesBackward?: string[];
   topics: Record<CanonicalTopic, string[]>;
   positive: string[];
   negative: string[];
@@ -64,6 +69,8 @@ export interface Phrase {
   concessive: boolean;
   /** A polar phrase that starts with a negator ("pas de parking", "kein Problem"): it holds its own negation, so a negator before it ("n'a pas de parking") does not turn it again. */
   negatorLed: boolean;
+  /** A negator that may follow what it negates (`negatesBackward`). */
+  backward: boolean;
 }
 
 interface Word {
@@ -83,7 +90,6 @@ export interface CompiledLexicon {
   language: string;
   version: number;
   compounds: boolean;
-  negatesBackward: boolean;
   exact: Map<string, Phrase[]>;
   trie: TrieNode;
   /** Words of the general polarity list (backstop.ts) to their weight, read where the lexicon knows a word not. */
@@ -107,7 +113,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, negatorLed: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, negatorLed: false, backward: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -138,6 +144,11 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
   for (const p of file.weak ?? []) entry(p).weak = true;
   for (const p of file.problems ?? []) entry(p).problem = true;
   for (const p of file.concessive ?? []) entry(p).concessive = true;
+  for (const p of file.negatesBackward ?? []) {
+    const negator = entry(p);
+    if (negator.role !== 'negator') throw new Error(`lexicon ${file.language}: negatesBackward "${p}" is not among the negators`);
+    negator.backward = true;
+  }
   const negatorWords = new Set(file.negators.filter((n) => !n.includes(' ')).map((n) => n.toLowerCase()));
   for (const [key, { phrase }] of byPattern) {
     if (phrase.polarity !== 0 && phrase.rest.length > 0 && negatorWords.has(key.split(' ')[0]!)) phrase.negatorLed = true;
@@ -187,7 +198,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
       }
     }
   }
-  return { language: file.language, version: file.version, compounds: file.compounds === true, negatesBackward: file.negatesBackward === true, exact, trie, backstop };
+  return { language: file.language, version: file.version, compounds: file.compounds === true, exact, trie, backstop };
 }
 
 /** The single-word topic cue that matches `word` (exactly or as its prefix), the longest one. */
