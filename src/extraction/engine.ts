@@ -253,9 +253,10 @@ function polarTerms(clause: Clause): Term[] {
     if (negBackward) {
       for (let k = terms.length - 1; k >= 0; k--) {
         const term = terms[k]!;
-        // A clause-final negator turns the clause's verb however far back it stands (German word
-        // order: "funktionierte das WLAN auf unserem Zimmer überhaupt nicht"); other words only nearby.
-        if (term.at < negAt - BACKWARD_SCOPE && !term.verb) continue;
+        // A negator turns the clause's verb however far back it stands (German word order:
+        // "funktionierte das WLAN auf unserem Zimmer überhaupt nicht"); other words only nearby, unless
+        // the negator ends the clause and so negates its predicate ("hörte man nachts absolut nichts").
+        if (term.at < negAt - BACKWARD_SCOPE && !term.verb && negAt < clause.last) continue;
         if (term.at < negAt && !term.fixed) {
           term.score = term.score > 0 ? -term.score : term.score < 0 ? NEGATED_NEGATIVE : -1;
           term.problem = false;

@@ -115,6 +115,15 @@ test('each language: a negated neutral verb, hotel words and a polite complaint 
   for (const [language, text, expected] of cases) assert.deepEqual(topics(read(text, language).mentions), expected, `${language}: ${text}`);
 });
 
+test('only German negators that follow their verb turn the words before them', () => {
+  // "nicht" and "nichts" stand after the verb they negate; "ohne" is a preposition that negates what follows it.
+  assert.deepEqual(topics(read('Das Wasser in der Dusche wurde überhaupt nicht warm.', 'de').mentions), ['Bathroom:negative']);
+  assert.deepEqual(topics(read('Man hörte absolut nichts.', 'de').mentions), ['Noise:positive']);
+  // At the end of its clause, also from further away than the words just before it.
+  assert.deepEqual(topics(read('Nachts hörte man von den Nachbarn absolut nichts.', 'de').mentions), ['Noise:positive']);
+  assert.deepEqual(topics(read('An der Rezeption mussten wir warten, ohne ein Wort der Entschuldigung.', 'de').mentions), ['Check-in:negative']);
+});
+
 test('a topic named without an opinion is a neutral mention of low confidence; a sentence about no topic has none', () => {
   const { mentions } = read('We parked in the hotel garage.');
   assert.deepEqual(topics(mentions), ['Parking:neutral']);
