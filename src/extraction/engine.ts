@@ -316,8 +316,9 @@ function polarTerms(clause: Clause): Term[] {
         else if (negated && !unreal) score = score > 0 ? -score : NEGATED_NEGATIVE;
       }
       if (hitNegated && hit.role !== 'adverb') negUsed = true;
-      // "couldn't have asked for more": the opinion word, not the verb before it, is what is negated.
-      if (negated && negatedVerb) negatedVerb.score = 0;
+      // "couldn't have asked for more": the opinion word, not the verb before it, is what is negated;
+      // "n'avait rien à envier": a phrase holding its own negator is the verdict, not a failed verb.
+      if (hitNegated && negatedVerb) negatedVerb.score = 0;
       terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb', problem: hit.problem && !negated, verb: hit.role === 'verb' });
     } else if (hit.role === 'verb') {
       if (negated) {
