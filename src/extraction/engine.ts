@@ -163,12 +163,40 @@ function superlativeBase(language: string, word: string): string | null {
   return match ? word.slice(0, match.index) : null;
 }
 
-function clausesOf(lexicon: CompiledLexicon, tokens: Token[]): Clause[] {
+const OPENING_QUOTES = new Set(['"', '“', '„', '«', '‹', "'", '‘', '‚']);
+const CLOSING_QUOTES = new Set(['"', '”', '“', '»', '›', "'", '’', '‘']);
+
+/** The stretch field[start, end) stands alone in quotation marks ("a 'luxury' hotel", „kostenlos“, « gratuit »). */
+function quoted(field: string, start: number, end: number): boolean {
+  let before = start - 1;
+  while (before >= 0 && field[before] === ' ') before--;
+  let after = end;
+  while (after < field.length && field[after] === ' ') after++;
+  if (before < 0 || after >= field.length || !OPENING_QUOTES.has(field[before]!) || !CLOSING_QUOTES.has(field[after]!)) return false;
+  // A quote mark glued to a letter is an apostrophe or an elision ("l'hôtel", "guests'").
+  const isLetter = (c: string | undefined) => c !== undefined && /\p{L}/u.test(c);
+  return !isLetter(field[before - 1]) && !isLetter(field[after + 1]);
+}
+
+/**
+ * Scare quotes are irony: a quoted word of praise means its opposite ("the 'free' parking", „Luxus“),
+ * and a quoted thing does not deserve its name (the "spa", la « vue mer »). Praise in one word only:
+ * a quoted phrase of praise is more often what someone said ("she said 'no problem' and fixed it").
+ */
+function scareQuoted(hit: Hit, field: string, tokens: Token[]): Hit {
+  const praise = hit.polarity > 0;
+  if (hit.role !== null || (praise ? hit.first !== hit.last : hit.topic === null || hit.polarity < 0)) return hit;
+  if (!quoted(field, tokens[hit.first]!.start, tokens[hit.last]!.end)) return hit;
+  return { ...hit, polarity: praise ? -hit.polarity : -1, problem: false };
+}
+
+function clausesOf(lexicon: CompiledLexicon, tokens: Token[], field: string): Clause[] {
   const clauses: Clause[] = [];
   let current: Clause | null = null;
   let i = 0;
   while (i < tokens.length) {
-    const hit = matchAt(lexicon, tokens, i);
+    const found = matchAt(lexicon, tokens, i);
+    const hit = found && scareQuoted(found, field, tokens);
     const brk = tokens[i]!.breakBefore;
     const contrast = hit?.role === 'contrast';
     if (current === null || brk > 0 || contrast) {
@@ -422,7 +450,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
   const tokens = tokenize(field, elides(lexicon.language));
   const reading: FieldReading = { mentions: [], score: 0, terms: 0 };
   if (tokens.length === 0) return reading;
-  const clauses = clausesOf(lexicon, tokens);
+  const clauses = clausesOf(lexicon, tokens, field);
   const scored: { clause: Clause; topics: TopicScore[]; score: number; sentence: number }[] = [];
   let previous: TopicScore[] | null = null;
   let sentence = 0;

@@ -124,6 +124,14 @@ test('only German negators that follow their verb turn the words before them', (
   assert.deepEqual(topics(read('An der Rezeption mussten wir warten, ohne ein Wort der Entschuldigung.', 'de').mentions), ['Check-in:negative']);
 });
 
+test('a word in scare quotes is irony; a quoted phrase or an apostrophe is not', () => {
+  assert.deepEqual(topics(read('We booked a "superior" room and got a box.').mentions), ['Room:negative']);
+  assert.deepEqual(topics(read('Das „Frühstück“ bestand aus zwei Scheiben Toast.', 'de').mentions), ['Breakfast:negative']);
+  assert.deepEqual(topics(read('Le parking « gratuit » coûte 15 € la nuit.', 'fr').mentions), ['Parking:negative', 'Value:negative']);
+  assert.deepEqual(topics(read("The breakfast was superb, as the other guests' reviews had promised.").mentions), ['Breakfast:positive']);
+  assert.deepEqual(topics(read("L'hôtel a un petit-déjeuner délicieux.", 'fr').mentions), ['Breakfast:positive']);
+});
+
 test('a topic named without an opinion is a neutral mention of low confidence; a sentence about no topic has none', () => {
   const { mentions } = read('We parked in the hotel garage.');
   assert.deepEqual(topics(mentions), ['Parking:neutral']);
