@@ -491,8 +491,10 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
         } else if (options.opinionless === 'neutral' && !t.weak) {
           // A weak cue with no opinion at all ("on arrival", "in the room") is not a mention. A
           // strong one takes its topic's usual lean where it has one: "a five-minute stroll to the
-          // beach" is praise of the location more often than a neutral statement (leans.json).
-          sentiment = LEANS[t.topic] ?? 'neutral';
+          // beach" is praise of the location more often than a neutral statement (leans.json); a
+          // thing priced in the same breath takes the price's ("parking costs €18 a night").
+          const priced = topics.some((o) => o.topic === 'Value' && !o.opinion);
+          sentiment = LEANS[t.topic] ?? (priced ? LEANS.Value : undefined) ?? 'neutral';
           confidence = 0.3;
         } else continue;
       }
