@@ -494,7 +494,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
           // beach" is praise of the location more often than a neutral statement (leans.json); a
           // thing priced in the same breath takes the price's ("parking costs €18 a night").
           const priced = topics.some((o) => o.topic === 'Value' && !o.opinion);
-          sentiment = LEANS[t.topic] ?? (priced ? LEANS.Value : undefined) ?? 'neutral';
+          sentiment = (priced ? LEANS.Value : LEANS[t.topic]) ?? 'neutral';
           confidence = 0.3;
         } else continue;
       }
