@@ -316,9 +316,12 @@ function polarTerms(clause: Clause): Term[] {
       continue;
     }
     if (hit.role === 'intensifier' || hit.role === 'downtoner' || hit.role === 'excess') {
-      boost = hit.role === 'intensifier' ? 1.5 : hit.role === 'downtoner' ? 0.6 : 1;
+      // Negated, a word of excess only says "very": "non troppo pulito", "not too clean" are faults of
+      // cleanliness, "not too bad" is praise.
+      const role = hit.role === 'excess' && hitNegated ? 'intensifier' : hit.role;
+      boost = role === 'intensifier' ? 1.5 : role === 'downtoner' ? 0.6 : 1;
       boostUntil = hit.last + 2;
-      if (hit.role === 'excess') {
+      if (role === 'excess') {
         excessUntil = hit.last + 2;
         // "far too early", "viel zu früh": too much of anything is a fault, also of a word with no
         // polarity of its own (taken back if a polar word follows within reach).

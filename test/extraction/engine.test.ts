@@ -124,6 +124,13 @@ test('only German negators that follow their verb turn the words before them', (
   assert.deepEqual(topics(read('An der Rezeption mussten wir warten, ohne ein Wort der Entschuldigung.', 'de').mentions), ['Check-in:negative']);
 });
 
+test('negated, a word of excess means "very"; "anything but" negates', () => {
+  assert.deepEqual(topics(read('Il bagno non troppo pulito.', 'it').mentions), ['Bathroom:negative', 'Cleanliness:negative']);
+  assert.deepEqual(topics(read('The room was not too bad.').mentions), ['Room:positive']);
+  assert.deepEqual(topics(read('The room was too small.').mentions), ['Room:negative']);
+  assert.deepEqual(topics(read("Il personale era tutt'altro che cordiale.", 'it').mentions), ['Staff:negative']);
+});
+
 test('a word in scare quotes is irony; a quoted phrase or an apostrophe is not', () => {
   assert.deepEqual(topics(read('We booked a "superior" room and got a box.').mentions), ['Room:negative']);
   assert.deepEqual(topics(read('Das „Frühstück“ bestand aus zwei Scheiben Toast.', 'de').mentions), ['Breakfast:negative']);
