@@ -9,9 +9,11 @@
 import type { FastifyReply } from 'fastify';
 
 const stringify = (answer: unknown): string => JSON.stringify(answer);
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Returns `answer`, to be sent as JSON.stringify writes it (only for answers built exactly to the route's 200 schema). */
 export function asBuilt<T>(reply: FastifyReply, answer: T): T {
-  reply.serializer(stringify);
+  // With a serializer of its own, Fastify leaves the media type to the route.
+  reply.serializer(stringify).type(JSON_TYPE);
   return answer;
 }

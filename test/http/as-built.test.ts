@@ -37,6 +37,8 @@ async function pageMatchesSchema(t: TestApp, key: string, path: string, schema: 
   do {
     const r = await t.api(key, 'GET', `${path}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     assert.equal(r.statusCode, 200, r.body);
+    // As every other JSON answer: a client that reads the media type must see JSON.
+    assert.equal(r.headers['content-type'], 'application/json; charset=utf-8', `${path}: content-type`);
     const answer = r.json();
     assert.equal(r.body, await schemaSerialized(schema, answer), `${path}, page ${pages + 1}: the answer is not what its schema writes`);
     cursor = answer.next_cursor;
