@@ -51,6 +51,7 @@ interface Hit {
   weak: boolean;
   problem: boolean;
   concessive: boolean;
+  exception: boolean;
   negatorLed: boolean;
   /** A negator that may follow what it negates ("funktionierte nicht"). */
   backward: boolean;
@@ -64,6 +65,8 @@ interface Clause {
   contrast: boolean;
   /** Opened by a concessive word ("although", "anche se"): a lesser view, not the guest's last word. */
   concessive: boolean;
+  /** Opened by an exception word ("apart from", "tranne"): what it names is the exception to the verdict beside it. */
+  exception: boolean;
   /** Starts a sentence. */
   sentence: boolean;
   /** First token of the stretch: after the contrast word that opens the clause, if any. */
@@ -108,7 +111,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     const span = chars * 64 + phrase.weight;
     // Inside a compound an equal match further right wins: the head comes last ("Zimmerpreise" is about prices).
     if (best === null || last > best.last || (last === best.last && (span > best.chars || (inside && span === best.chars)))) {
-      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, negatorLed: phrase.negatorLed, backward: phrase.backward };
+      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, exception: phrase.exception, negatorLed: phrase.negatorLed, backward: phrase.backward };
       bestChars = chars;
       bestInside = inside;
       ignored = phrase.ignore;
@@ -151,7 +154,7 @@ function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | nu
 
 /** A hit that is only an opinion (or nothing): no topic, no role. */
 const plainHit = (first: number, last: number, polarity: number, chars: number): Hit =>
-  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, negatorLed: false, backward: false });
+  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false });
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
 
@@ -200,7 +203,7 @@ function clausesOf(lexicon: CompiledLexicon, tokens: Token[], field: string): Cl
     const brk = tokens[i]!.breakBefore;
     const contrast = hit?.role === 'contrast';
     if (current === null || brk > 0 || contrast) {
-      current = { first: i, last: i, hits: [], contrast: contrast && brk < 2, concessive: contrast && hit.concessive, sentence: brk === 2, lead: contrast && hit.last + 1 < tokens.length ? hit.last + 1 : i };
+      current = { first: i, last: i, hits: [], contrast: contrast && brk < 2, concessive: contrast && hit.concessive, exception: contrast && hit.exception, sentence: brk === 2, lead: contrast && hit.last + 1 < tokens.length ? hit.last + 1 : i };
       clauses.push(current);
     }
     if (hit) {
@@ -229,7 +232,8 @@ function mergeTopicless(clauses: Clause[]): Clause[] {
     // A concession that names nothing ("despite being on a main road, the room was quiet") is not
     // what the clause after it says about its topics.
     const concession = prevTopicless && prev.contrast && !topicless;
-    if (prev && !clause.sentence && !clause.contrast && !concession && (topicless || prevTopicless)) {
+    // An exception stays apart from the verdict after it ("apart from the breakfast, everything was perfect").
+    if (prev && !clause.sentence && !clause.contrast && !concession && !prev.exception && (topicless || prevTopicless)) {
       prev.last = clause.last;
       prev.hits.push(...clause.hits);
       continue;
@@ -449,23 +453,49 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   return { topics: kept, score: total, terms: terms.length };
 }
 
+/** A clause as read: its topics, the sum of its polar terms, and which stretch and sentence it belongs to. */
+interface Scored {
+  clause: Clause;
+  topics: TopicScore[];
+  score: number;
+  /** Counts sentences and contrast words: an opinion is shared within one such stretch. */
+  sentence: number;
+  /** Counts sentences only. */
+  wholeSentence: number;
+}
+
+/** The opinion of the nearest clause of the same sentence that is not itself an exception, 0 when none holds one. */
+function verdictBeside(scored: Scored[], at: number): number {
+  const { wholeSentence } = scored[at]!;
+  for (let d = 1; d < scored.length; d++) {
+    for (const other of [scored[at + d], scored[at - d]]) {
+      if (other && other.wholeSentence === wholeSentence && !other.clause.exception && other.score !== 0) return other.score;
+    }
+  }
+  return 0;
+}
+
 export function readField(lexicon: CompiledLexicon, field: string, options: EngineOptions): FieldReading {
   const tokens = tokenize(field, elides(lexicon.language));
   const reading: FieldReading = { mentions: [], score: 0, terms: 0 };
   if (tokens.length === 0) return reading;
   const clauses = clausesOf(lexicon, tokens, field);
-  const scored: { clause: Clause; topics: TopicScore[]; score: number; sentence: number }[] = [];
+  const scored: Scored[] = [];
   let previous: TopicScore[] | null = null;
   let sentence = 0;
+  let wholeSentence = 0;
   for (const clause of clauses) {
-    if (clause.sentence) previous = null;
+    if (clause.sentence) {
+      previous = null;
+      wholeSentence++;
+    }
     // An opinion is shared within a sentence's stretch up to a contrast word, not across it.
     if (clause.sentence || clause.contrast) sentence++;
     const { topics, score, terms } = scoreClause(clause, clause.contrast ? previous : null);
     reading.score += score;
     reading.terms += terms;
     if (topics.length > 0) previous = topics;
-    scored.push({ clause, topics, score, sentence });
+    scored.push({ clause, topics, score, sentence, wholeSentence });
   }
   for (let c = 0; c < scored.length; c++) {
     const { clause, topics } = scored[c]!;
@@ -485,6 +515,10 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
         // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good");
         // after a concessive one it is the lesser view ("lovely spa, although the treatments are pricey").
         confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.concessive ? -0.1 : clause.contrast && t.direct ? 0.2 : 0));
+      } else if (clause.exception && verdictBeside(scored, c) !== 0) {
+        // The exception to a verdict is its opposite: "everything was perfect apart from the breakfast".
+        sentiment = verdictBeside(scored, c) > 0 ? 'negative' : 'positive';
+        confidence = 0.6;
       } else {
         // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
         const near = nearestOpinion(scored, c);
@@ -508,7 +542,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
 }
 
 /** The score of the nearest clause of the same sentence (and side of a contrast word) that holds an opinion (the later one on a tie), 0 when none does. */
-function nearestOpinion(scored: { score: number; sentence: number }[], at: number): number {
+function nearestOpinion(scored: Scored[], at: number): number {
   const sentence = scored[at]!.sentence;
   for (let d = 1; d < scored.length; d++) {
     const after = scored[at + d];

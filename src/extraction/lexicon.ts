@@ -30,6 +30,12 @@ export interface LexiconFile {
   contrast: string[];
   /** Contrast words that open a concession (although, obwohl, bien que, aunque, anche se): the clause they open is the lesser view, not the last word. */
   concessive?: string[];
+  /**
+   * Contrast words that open an exception to the verdict beside them ("apart from", "bis auf", "à part",
+   * "salvo", "tranne"): what the exception names with no opinion of its own takes the opposite of that
+   * verdict ("everything was perfect apart from the breakfast").
+   */
+  exceptions?: string[];
   /** Words of excess (too, viel zu, trop, demasiado, troppo): they make what follows them a fault ("too soft", "far too early"). */
   excess?: string[];
   /** Neutral verbs that say something failed when negated ("did not work", "funktionierte nicht"). */
@@ -67,6 +73,8 @@ export interface Phrase {
   problem: boolean;
   /** A contrast word that opens a concession (`concessive`). */
   concessive: boolean;
+  /** A contrast word that opens an exception (`exceptions`). */
+  exception: boolean;
   /** A polar phrase that starts with a negator ("pas de parking", "kein Problem"): it holds its own negation, so a negator before it ("n'a pas de parking") does not turn it again. */
   negatorLed: boolean;
   /** A negator that may follow what it negates (`negatesBackward`). */
@@ -113,7 +121,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, negatorLed: false, backward: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -136,7 +144,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
   }
   const roles: [Role, string[]][] = [
     ['negator', file.negators], ['irrealis', file.irrealis], ['intensifier', file.intensifiers],
-    ['downtoner', file.downtoners], ['excess', file.excess ?? []], ['contrast', [...file.contrast, ...(file.concessive ?? [])]], ['verb', file.verbs], ['adverb', file.adverbs ?? []],
+    ['downtoner', file.downtoners], ['excess', file.excess ?? []], ['contrast', [...file.contrast, ...(file.concessive ?? []), ...(file.exceptions ?? [])]], ['verb', file.verbs], ['adverb', file.adverbs ?? []],
     ['lukewarm', file.lukewarm ?? []],
   ];
   for (const [role, patterns] of roles) for (const p of patterns) entry(p).role = role;
@@ -144,6 +152,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
   for (const p of file.weak ?? []) entry(p).weak = true;
   for (const p of file.problems ?? []) entry(p).problem = true;
   for (const p of file.concessive ?? []) entry(p).concessive = true;
+  for (const p of file.exceptions ?? []) entry(p).exception = true;
   for (const p of file.negatesBackward ?? []) {
     const negator = entry(p);
     if (negator.role !== 'negator') throw new Error(`lexicon ${file.language}: negatesBackward "${p}" is not among the negators`);

@@ -131,6 +131,13 @@ test('negated, a word of excess means "very"; "anything but" negates', () => {
   assert.deepEqual(topics(read("Il personale era tutt'altro che cordiale.", 'it').mentions), ['Staff:negative']);
 });
 
+test('what an exception names is the opposite of the verdict beside it', () => {
+  assert.deepEqual(topics(read('Apart from some street noise, everything was perfect.').mentions), ['Noise:negative']);
+  assert.deepEqual(topics(read('Everything was perfect apart from the breakfast.').mentions), ['Breakfast:negative']);
+  assert.deepEqual(topics(read('Todo perfecto salvo el desayuno.', 'es').mentions), ['Breakfast:negative']);
+  assert.deepEqual(topics(read('Tout était horrible, sauf le petit-déjeuner.', 'fr').mentions), ['Breakfast:positive']);
+});
+
 test('a word in scare quotes is irony; a quoted phrase or an apostrophe is not', () => {
   assert.deepEqual(topics(read('We booked a "superior" room and got a box.').mentions), ['Room:negative']);
   assert.deepEqual(topics(read('Das „Frühstück“ bestand aus zwei Scheiben Toast.', 'de').mentions), ['Breakfast:negative']);
