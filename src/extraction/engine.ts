@@ -96,6 +96,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
   let ignored = false;
   let bestChars = 0;
   let bestInside = false;
+  let bestNeutral = false;
   const token = tokens[i]!;
   firstWordMatches(lexicon, token.norm, (phrase: Phrase, chars: number, inside: boolean) => {
     // Inside a compound only a topic names something: an opinion word there is chance ("weich" in "ausweichen").
@@ -114,6 +115,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
       best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, exception: phrase.exception, negatorLed: phrase.negatorLed, backward: phrase.backward };
       bestChars = chars;
       bestInside = inside;
+      bestNeutral = phrase.neutral;
       ignored = phrase.ignore;
     } else if (last === best.last && (chars === bestChars || (!inside && !bestInside))) {
       // The same words matched by another pattern from the word's start: adds what the first lacks
@@ -121,7 +123,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
       if (best.topic === null && phrase.topic !== null) best.topic = phrase.topic;
       best.weak ||= phrase.weak;
       best.problem ||= phrase.problem;
-      if (best.polarity === 0) best.polarity = phrase.polarity;
+      if (best.polarity === 0 && !bestNeutral) best.polarity = phrase.polarity;
       best.role ??= phrase.role;
       ignored ||= phrase.ignore;
     }

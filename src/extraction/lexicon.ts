@@ -52,6 +52,12 @@ export interface LexiconFile {
    * about the noise", "the noise was bearable"). Also listed as topic cues and as negative.
    */
   problems?: string[];
+  /**
+   * Words that hold no opinion although a polar prefix matches them: "Sauberkeit", "propreté",
+   * "limpieza" name cleanliness and do not praise it as "sauber*", "propre*", "limpi*" do; "comodino"
+   * is a bedside table, not "comod*".
+   */
+  neutral?: string[];
   /** Topic cues that often only say where something else is ("in our room", "at reception"): their topic is dropped when another topic is in the clause and no opinion is theirs. */
   weak?: string[];
 }
@@ -79,6 +85,8 @@ export interface Phrase {
   negatorLed: boolean;
   /** A negator that may follow what it negates (`negatesBackward`). */
   backward: boolean;
+  /** Holds no opinion, whatever a shorter polar prefix says (`neutral`). */
+  neutral: boolean;
 }
 
 interface Word {
@@ -121,7 +129,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, neutral: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -153,6 +161,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
   for (const p of file.problems ?? []) entry(p).problem = true;
   for (const p of file.concessive ?? []) entry(p).concessive = true;
   for (const p of file.exceptions ?? []) entry(p).exception = true;
+  for (const p of file.neutral ?? []) entry(p).neutral = true;
   for (const p of file.negatesBackward ?? []) {
     const negator = entry(p);
     if (negator.role !== 'negator') throw new Error(`lexicon ${file.language}: negatesBackward "${p}" is not among the negators`);
