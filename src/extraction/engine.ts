@@ -434,7 +434,8 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   // After a contrast word, a clause naming no noun of its own goes on about the nouns before it
   // ("bagno piccolo ma nuovo e pulitissimo"); "chambre propre mais vieillissante" is about the
   // room, not about cleanliness.
-  if (inherited && free !== 0 && topics.every((t) => t.evaluative)) {
+  // So does one that names only a price ("il parcheggio è comodo, ma costa 20 euro al giorno").
+  if (inherited && free !== 0 && topics.every((t) => t.evaluative || t.topic === 'Value')) {
     const nouns = inherited.filter((t) => !t.evaluative);
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
       if (!topics.some((own) => own.topic === t.topic)) {
