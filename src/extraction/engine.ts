@@ -2,10 +2,11 @@
 // backstop.ts) → clauses (punctuation, contrast and concessive words) → polar terms with negation
 // scope, intensifiers, excess, unreal forms and fault nouns → each polar term credited to the
 // nearest topic cue of its clause → one mention per topic and clause.
+import { type ImplicitReader, implicitPolarity } from './implicit.ts';
 import { type CompiledLexicon, elides, firstWordMatches, type Phrase, type Role, wordMatches } from './lexicon.ts';
 import { type Token, tokenize } from './tokens.ts';
 import leanFile from './leans.json' with { type: 'json' };
-import type { CanonicalTopic, Polarity } from './types.ts';
+import type { CanonicalTopic, EngineLanguage, Polarity } from './types.ts';
 
 /** A topic's usual sentiment when its sentence holds no opinion word (leans.json says how it was measured). */
 const LEANS = leanFile.leans as Partial<Record<CanonicalTopic, Polarity>>;
@@ -21,6 +22,8 @@ const ADJECTIVE_REACH = 2;
 export interface EngineOptions {
   /** A topic cue with no opinion in its sentence: kept as a neutral mention of low confidence (default: it scored better on the dev set) or dropped. */
   opinionless: 'drop' | 'neutral';
+  /** The model of implicit opinions (implicit.ts) asked about such a mention before its topic's lean; null: leans only. */
+  implicit: ImplicitReader | null;
 }
 
 /** A mention before the custom categories are matched. */
@@ -500,6 +503,15 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
     if (topics.length > 0) previous = topics;
     scored.push({ clause, topics, score, sentence, wholeSentence });
   }
+  const model = options.implicit?.models.get(lexicon.language as EngineLanguage);
+  /** What the model of implicit opinions makes of the sentence around clause c (null: not sure, or no model). */
+  const implicitOf = (c: number): Polarity | null => {
+    if (!model) return null;
+    const { wholeSentence } = scored[c]!;
+    const inSentence = scored.filter((s) => s.wholeSentence === wholeSentence);
+    const words = new Set(tokens.slice(inSentence[0]!.clause.first, inSentence[inSentence.length - 1]!.clause.last + 1).map((t) => t.norm));
+    return implicitPolarity(model, words, options.implicit!.threshold);
+  };
   for (let c = 0; c < scored.length; c++) {
     const { clause, topics } = scored[c]!;
     const first = clause.lead <= clause.last ? clause.lead : clause.first;
@@ -533,8 +545,9 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
           // strong one takes its topic's usual lean where it has one: "a five-minute stroll to the
           // beach" is praise of the location more often than a neutral statement (leans.json); a
           // thing priced in the same breath takes the price's ("parking costs €18 a night").
+          // Before either, the model of implicit opinions, where it is sure ("we had to ask three times").
           const priced = topics.some((o) => o.topic === 'Value' && !o.opinion);
-          sentiment = (priced ? LEANS.Value : LEANS[t.topic]) ?? 'neutral';
+          sentiment = implicitOf(c) ?? (priced ? LEANS.Value : LEANS[t.topic]) ?? 'neutral';
           confidence = 0.3;
         } else continue;
       }

@@ -11,6 +11,8 @@ import en from './lexicons/en.json' with { type: 'json' };
 import es from './lexicons/es.json' with { type: 'json' };
 import fr from './lexicons/fr.json' with { type: 'json' };
 import it from './lexicons/it.json' with { type: 'json' };
+import { type ImplicitFile, implicitReader } from './implicit.ts';
+import implicitFile from './implicit.json' with { type: 'json' };
 import { tokenize } from './tokens.ts';
 import type { CustomCategory, EngineLanguage, ExtractedMention, Extraction, Extractor, Polarity, ReviewText } from './types.ts';
 
@@ -26,11 +28,16 @@ export const LEXICON_VERSIONS: Record<EngineLanguage, number> = {
   en: FILES.en.version, de: FILES.de.version, fr: FILES.fr.version, es: FILES.es.version, it: FILES.it.version,
 };
 
+/** The model of implicit opinions trained on the development set (`npm run train:insights`). */
+const IMPLICIT = implicitFile as unknown as ImplicitFile;
+
 /** Overall score per polar term above which a review reads positive (below its negative, negative). */
 const OVERALL_THRESHOLD = 0.25;
 
-export function createExtractor(options: Partial<EngineOptions> = {}): Extractor {
-  const settings: EngineOptions = { opinionless: options.opinionless ?? 'neutral' };
+/** `implicit`: another model of implicit opinions (training and its cross-validation), or null for none. */
+export function createExtractor(options: { opinionless?: EngineOptions['opinionless']; implicit?: ImplicitFile | null } = {}): Extractor {
+  const implicit = options.implicit === undefined ? IMPLICIT : options.implicit;
+  const settings: EngineOptions = { opinionless: options.opinionless ?? 'neutral', implicit: implicit === null ? null : implicitReader(implicit) };
   const lexicons = new Map<EngineLanguage, CompiledLexicon>();
   for (const [language, file] of Object.entries(FILES) as [EngineLanguage, LexiconFile][]) lexicons.set(language, compileLexicon(file, backstopFor(language)));
 
