@@ -400,12 +400,15 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   }
   const terms = polarTerms(clause);
   let free = 0;
+  /** The free opinion without the words of noise: a noisy street says nothing of the location. */
+  let freeOfNoise = 0;
   let total = 0;
   for (const term of terms) {
     total += term.score;
     // Every topic without a term of its own shares the clause's opinion, also that of another
     // topic's evaluative word: "the bathroom was dirty" is about Bathroom and Cleanliness.
     free += term.score;
+    if (term.own !== 'Noise') freeOfNoise += term.score;
     if (term.own !== null) {
       const own = topics.find((t) => t.topic === term.own)!;
       own.score += term.score;
@@ -428,9 +431,11 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     }
   }
   // A topic no term was nearest to shares the clause's free opinion ("breakfast and dinner were excellent").
+  // The guide's "good location, but the area was noisy at night" is Location praise and Noise blame.
   for (const t of topics) {
-    if (!t.opinion && free !== 0) {
-      t.score = free;
+    const shared = t.topic === 'Location' ? freeOfNoise : free;
+    if (!t.opinion && shared !== 0) {
+      t.score = shared;
       t.opinion = true;
     }
   }
