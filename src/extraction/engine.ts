@@ -237,6 +237,15 @@ function mergeTopicless(clauses: Clause[]): Clause[] {
     // A concession that names nothing ("despite being on a main road, the room was quiet") is not
     // what the clause after it says about its topics.
     const concession = prevTopicless && prev.contrast && !topicless;
+    // A concession between commas is an aside: what follows it goes on with the clause before it
+    // ("il bagno, seppur piccolo, era pulitissimo").
+    const beforeAside = out[out.length - 2];
+    const nounless = !clause.hits.some((h) => h.topic !== null && !evaluative(h));
+    if (beforeAside && prevTopicless && prev.concessive && !prev.sentence && nounless && !clause.sentence && !clause.contrast) {
+      beforeAside.last = clause.last;
+      beforeAside.hits.push(...clause.hits);
+      continue;
+    }
     // An exception stays apart from the verdict after it ("apart from the breakfast, everything was perfect").
     if (prev && !clause.sentence && !clause.contrast && !concession && !prev.exception && (topicless || prevTopicless)) {
       prev.last = clause.last;
@@ -443,11 +452,14 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   // ("bagno piccolo ma nuovo e pulitissimo"); "chambre propre mais vieillissante" is about the
   // room, not about cleanliness.
   // So does one that names only a price ("il parcheggio è comodo, ma costa 20 euro al giorno").
-  if (inherited && free !== 0 && topics.every((t) => t.evaluative || t.topic === 'Value')) {
+  // What they inherit leaves out words of cleanliness and noise, aspects of their own: "carina ma non
+  // pulitissima" praises the room and blames its cleanliness.
+  const inheritedOpinion = terms.reduce((sum, term) => (term.own === 'Cleanliness' || term.own === 'Noise' ? sum : sum + term.score), 0);
+  if (inherited && inheritedOpinion !== 0 && topics.every((t) => t.evaluative || t.topic === 'Value')) {
     const nouns = inherited.filter((t) => !t.evaluative);
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
       if (!topics.some((own) => own.topic === t.topic)) {
-        topics.push({ topic: t.topic, at: clause.first, score: free, opinion: true, weak: false, direct: false, evaluative: false, lukewarm: false, closest: null });
+        topics.push({ topic: t.topic, at: clause.first, score: inheritedOpinion, opinion: true, weak: false, direct: false, evaluative: false, lukewarm: false, closest: null });
       }
     }
   }

@@ -138,6 +138,12 @@ test('what an exception names is the opposite of the verdict beside it', () => {
   assert.deepEqual(topics(read('Tout était horrible, sauf le petit-déjeuner.', 'fr').mentions), ['Breakfast:positive']);
 });
 
+test('a concession between commas is an aside; a contrast clause about cleanliness or noise does not judge the room', () => {
+  assert.deepEqual(verdicts(read('Il bagno, seppur piccolo, era pulitissimo.', 'it').mentions), ['Bathroom:positive', 'Cleanliness:positive']);
+  assert.deepEqual(verdicts(read('La camera era carina ma non pulitissima.', 'it').mentions), ['Cleanliness:negative', 'Room:positive']);
+  assert.deepEqual(verdicts(read('The room was nice but small.').mentions), ['Room:negative']);
+});
+
 test('a word in scare quotes is irony; a quoted phrase or an apostrophe is not', () => {
   assert.deepEqual(topics(read('We booked a "superior" room and got a box.').mentions), ['Room:negative']);
   assert.deepEqual(topics(read('Das „Frühstück“ bestand aus zwei Scheiben Toast.', 'de').mentions), ['Breakfast:negative']);
