@@ -555,6 +555,8 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
       } else {
         // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
         const near = nearestOpinion(scored, c);
+        // A weak cue alone in its clause only says where ("…, nemmeno con la finestra aperta").
+        if (t.weak) continue;
         if (near !== 0) {
           sentiment = near > 0 ? 'positive' : 'negative';
           confidence = 0.45;
