@@ -540,7 +540,7 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
         confidence = 0.6;
       } else if (t.opinion && t.score === 0 && t.closest !== null) {
         // Opinions that cancel out ("no volvería … enfrente"): the model of implicit opinions where it is
-        // sure (cross-validated on the dev set: 4 more right of 3,018 pairs), else the one nearest the topic's word.
+        // sure (cross-validated on the dev set when added: 4 more right of 3,018 pairs), else the one nearest the topic's word.
         sentiment = implicitOf(c) ?? (t.closest.score > 0 ? 'positive' : 'negative');
         confidence = 0.5;
       } else if (t.opinion && t.score !== 0) {
@@ -552,17 +552,18 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
         // The exception to a verdict is its opposite: "everything was perfect apart from the breakfast".
         sentiment = verdictBeside(scored, c) > 0 ? 'negative' : 'positive';
         confidence = 0.6;
+      } else if (t.weak) {
+        // A weak cue with no opinion in its clause only says where ("on arrival", "in the room",
+        // "…, nemmeno con la finestra aperta"): not a mention.
+        continue;
       } else {
         // No opinion in its clause: the nearest opinion of the same sentence, else neutral.
         const near = nearestOpinion(scored, c);
-        // A weak cue alone in its clause only says where ("…, nemmeno con la finestra aperta").
-        if (t.weak) continue;
         if (near !== 0) {
           sentiment = near > 0 ? 'positive' : 'negative';
           confidence = 0.45;
-        } else if (options.opinionless === 'neutral' && !t.weak) {
-          // A weak cue with no opinion at all ("on arrival", "in the room") is not a mention. A
-          // strong one takes its topic's usual lean where it has one: "a five-minute stroll to the
+        } else if (options.opinionless === 'neutral') {
+          // A strong cue takes its topic's usual lean where it has one: "a five-minute stroll to the
           // beach" is praise of the location more often than a neutral statement (leans.json); a
           // thing priced in the same breath takes the price's ("parking costs €18 a night").
           // Before either, the model of implicit opinions, where it is sure ("we had to ask three times").
