@@ -2,7 +2,8 @@
 // to ask three times for towels", "in two minutes we had the keys", "il parcheggio costa 18 euro").
 // A naive Bayes model over the sentence's words, trained on the development set's labels
 // (`npm run train:insights` writes implicit.json), tells praise from blame where it is sure; the
-// engine asks it only for such opinionless mentions. Its weights are data, like the lexicons.
+// engine asks it only about such opinionless mentions and where a topic's opinions cancel out. Its
+// weights are data, like the lexicons.
 import { elides } from './lexicon.ts';
 import { tokenize } from './tokens.ts';
 import type { EngineLanguage, Polarity } from './types.ts';
