@@ -67,6 +67,8 @@ interface Term {
   at: number;
   score: number;
   own: CanonicalTopic | null;
+  /** Its own topic is named by a weak cue ("curato", "well kept": upkeep more than cleaning). */
+  ownWeak?: boolean;
   /** Not turned by a negator after it (sentence adverbs, absences). */
   fixed?: boolean;
   /** From a fault noun not negated ("noise"): dropped when another term in the clause judges it. */
@@ -173,7 +175,7 @@ function polarTerms(clause: Clause): Term[] {
       // "couldn't have asked for more": the opinion word, not the verb before it, is what is negated;
       // "n'avait rien à envier": a phrase holding its own negator is the verdict, not a failed verb.
       if (hitNegated && negatedVerb) negatedVerb.score = 0;
-      terms.push({ at: hit.first, score, own: hit.topic, fixed: hit.role === 'adverb', problem: hit.problem && !negated, verb: hit.role === 'verb' });
+      terms.push({ at: hit.first, score, own: hit.topic, ownWeak: hit.weak, fixed: hit.role === 'adverb', problem: hit.problem && !negated, verb: hit.role === 'verb' });
     } else if (hit.role === 'verb') {
       if (negated) {
         negUsed = true;
@@ -256,8 +258,9 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   // room, not about cleanliness.
   // So does one that names only a price ("il parcheggio è comodo, ma costa 20 euro al giorno").
   // What they inherit leaves out words of cleanliness and noise, aspects of their own: "carina ma non
-  // pulitissima" praises the room and blames its cleanliness.
-  const inheritedOpinion = terms.reduce((sum, term) => (term.own === 'Cleanliness' || term.own === 'Noise' ? sum : sum + term.score), 0);
+  // pulitissima" praises the room and blames its cleanliness; words of upkeep pass ("piccola ma curata").
+  const aspect = (term: Term) => (term.own === 'Cleanliness' || term.own === 'Noise') && !term.ownWeak;
+  const inheritedOpinion = terms.reduce((sum, term) => (aspect(term) ? sum : sum + term.score), 0);
   if (inherited && inheritedOpinion !== 0 && topics.every((t) => t.evaluative || t.topic === 'Value')) {
     const nouns = inherited.filter((t) => !t.evaluative);
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
