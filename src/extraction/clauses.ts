@@ -21,6 +21,8 @@ export interface Hit {
   negatorLed: boolean;
   /** A negator that may follow what it negates ("funktionierte nicht"). */
   backward: boolean;
+  /** Names a thing outside the topics ("the lift", "la sala"). */
+  other: boolean;
 }
 
 export interface Clause {
@@ -61,7 +63,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     const span = chars * 64 + phrase.weight;
     // Inside a compound an equal match further right wins: the head comes last ("Zimmerpreise" is about prices).
     if (best === null || last > best.last || (last === best.last && (span > best.chars || (inside && span === best.chars)))) {
-      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, exception: phrase.exception, negatorLed: phrase.negatorLed, backward: phrase.backward };
+      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, exception: phrase.exception, negatorLed: phrase.negatorLed, backward: phrase.backward, other: phrase.other };
       bestChars = chars;
       bestInside = inside;
       bestNeutral = phrase.neutral;
@@ -71,6 +73,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
       // ("pulit*" topic + "pulito" verb). A match inside a compound adds nothing ("echt" in "schlecht").
       if (best.topic === null && phrase.topic !== null) best.topic = phrase.topic;
       best.weak ||= phrase.weak;
+      best.other ||= phrase.other;
       best.problem ||= phrase.problem;
       if (best.polarity === 0 && !bestNeutral) best.polarity = phrase.polarity;
       best.role ??= phrase.role;
@@ -105,7 +108,7 @@ function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | nu
 
 /** A hit that is only an opinion (or nothing): no topic, no role. */
 const plainHit = (first: number, last: number, polarity: number, chars: number): Hit =>
-  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false });
+  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, other: false });
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
 
@@ -158,7 +161,7 @@ export function clausesOf(lexicon: CompiledLexicon, tokens: Token[], field: stri
       clauses.push(current);
     }
     if (hit) {
-      if (hit.topic !== null || hit.polarity !== 0 || (hit.role !== null && hit.role !== 'contrast')) current.hits.push(hit);
+      if (hit.topic !== null || hit.polarity !== 0 || hit.other || (hit.role !== null && hit.role !== 'contrast')) current.hits.push(hit);
       current.last = hit.last;
       i = hit.last + 1;
     } else {

@@ -261,7 +261,9 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   // pulitissima" praises the room and blames its cleanliness; words of upkeep pass ("piccola ma curata").
   const aspect = (term: Term) => (term.own === 'Cleanliness' || term.own === 'Noise') && !term.ownWeak;
   const inheritedOpinion = terms.reduce((sum, term) => (aspect(term) ? sum : sum + term.score), 0);
-  if (inherited && inheritedOpinion !== 0 && topics.every((t) => t.evaluative || t.topic === 'Value')) {
+  // Not one that names a thing outside the topics: "ottima, ma la sala era piccola" is about the room it names.
+  const namesOther = clause.hits.some((h) => h.other && h.topic === null);
+  if (inherited && inheritedOpinion !== 0 && !namesOther && topics.every((t) => t.evaluative || t.topic === 'Value')) {
     const nouns = inherited.filter((t) => !t.evaluative);
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
       if (!topics.some((own) => own.topic === t.topic)) {

@@ -53,6 +53,11 @@ export interface LexiconFile {
    */
   problems?: string[];
   /**
+   * Things outside the 14 topics a clause can be about (the lift, the garden, the corridors): a clause
+   * after a contrast word that names one is about it, not about the nouns before the contrast word.
+   */
+  others?: string[];
+  /**
    * Words that hold no opinion although a polar prefix matches them: "Sauberkeit", "propreté",
    * "limpieza" name cleanliness and do not praise it as "sauber*", "propre*", "limpi*" do; "comodino"
    * is a bedside table, not "comod*".
@@ -87,6 +92,8 @@ export interface Phrase {
   backward: boolean;
   /** Holds no opinion, whatever a shorter polar prefix says (`neutral`). */
   neutral: boolean;
+  /** Names a thing outside the topics (`others`). */
+  other: boolean;
 }
 
 interface Word {
@@ -129,7 +136,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, neutral: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, neutral: false, other: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -162,6 +169,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
   for (const p of file.concessive ?? []) entry(p).concessive = true;
   for (const p of file.exceptions ?? []) entry(p).exception = true;
   for (const p of file.neutral ?? []) entry(p).neutral = true;
+  for (const p of file.others ?? []) entry(p).other = true;
   for (const p of file.negatesBackward ?? []) {
     const negator = entry(p);
     if (negator.role !== 'negator') throw new Error(`lexicon ${file.language}: negatesBackward "${p}" is not among the negators`);

@@ -144,6 +144,12 @@ test('a concession between commas is an aside; a contrast clause about cleanline
   assert.deepEqual(verdicts(read('The room was nice but small.').mentions), ['Room:negative']);
 });
 
+test('a contrast clause about a thing outside the topics does not judge the nouns before it', () => {
+  assert.deepEqual(verdicts(read('La colazione era ottima, ma la sala era piccola.', 'it').mentions), ['Breakfast:positive']);
+  assert.deepEqual(verdicts(read('The breakfast was great, but the lift was tiny.').mentions), ['Breakfast:positive']);
+  assert.deepEqual(verdicts(read('The breakfast was great, but small.').mentions), ['Breakfast:negative']);
+});
+
 test('a word in scare quotes is irony; a quoted phrase or an apostrophe is not', () => {
   assert.deepEqual(topics(read('We booked a "superior" room and got a box.').mentions), ['Room:negative']);
   assert.deepEqual(topics(read('Das „Frühstück“ bestand aus zwei Scheiben Toast.', 'de').mentions), ['Breakfast:negative']);
