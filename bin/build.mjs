@@ -71,8 +71,16 @@ export async function build() {
   utimesSync(ENTRY_OUT, started, started);
   const written = new Set(result.outputFiles.map((f) => f.path));
   for (const name of readdirSync(join(DIST, 'chunks'))) {
+    // Another build's file in flight (written, then renamed) is not ours to judge.
+    if (name.endsWith('.tmp')) continue;
     const path = join(DIST, 'chunks', name);
-    if (!written.has(path) && Date.now() - statSync(path).mtimeMs > STALE_CHUNK_MS) unlinkSync(path);
+    if (written.has(path)) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_CHUNK_MS) unlinkSync(path);
+    } catch (error) {
+      // Another build may remove the same stale chunk between the listing and here.
+      if (error.code !== 'ENOENT') throw error;
+    }
   }
   return relative(ROOT, ENTRY_OUT);
 }
