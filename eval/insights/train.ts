@@ -102,6 +102,8 @@ if (values.check) {
     const n = (x: number, w: number) => String(x).padStart(w);
     console.log(`${language}    ${n(t.pairs, 11)}  ${n(t.leans, 10)}  ${n(t.model, 11)}    ${n(t.allPairs, 9)}  ${n(t.allLeans, 10)}  ${n(t.allModel, 11)}`);
   }
-  writeFileSync(OUT, file);
-  console.log(`wrote ${OUT.slice(OUT.indexOf('src/'))} (threshold ${THRESHOLD}, neutral weight ${NEUTRAL_WEIGHT}, words seen ${MIN_COUNT}+ times)`);
+  // Unchanged weights are not written again: a newer source file makes the CLI rebuild dist/.
+  const changed = readFileSync(OUT, 'utf8') !== file;
+  if (changed) writeFileSync(OUT, file);
+  console.log(`${changed ? 'wrote' : 'unchanged:'} ${OUT.slice(OUT.indexOf('src/'))} (threshold ${THRESHOLD}, neutral weight ${NEUTRAL_WEIGHT}, words seen ${MIN_COUNT}+ times)`);
 }
