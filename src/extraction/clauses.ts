@@ -2,28 +2,26 @@
 // Spanish and Italian superlatives read as the word they intensify; scare quotes read as irony) →
 // clauses (punctuation, contrast, concessive and exception words; a clause without a topic joins its
 // neighbour). engine.ts reads the opinions of these clauses.
-import { type CompiledLexicon, firstWordMatches, type Phrase, type Role, wordMatches } from './lexicon.ts';
+import { type CompiledLexicon, firstWordMatches, type Phrase, wordMatches } from './lexicon.ts';
 import type { Token } from './tokens.ts';
-import type { CanonicalTopic } from './types.ts';
 
-export interface Hit {
+/** What a hit takes over from the phrase it matched. */
+type Meaning = Pick<Phrase, 'topic' | 'polarity' | 'role' | 'weak' | 'problem' | 'concessive' | 'exception' | 'negatorLed' | 'backward' | 'other'>;
+
+/** A phrase found in the text: what it means, and where. */
+export interface Hit extends Meaning {
   /** First and last token index (inclusive). */
   first: number;
   last: number;
-  topic: CanonicalTopic | null;
-  polarity: number;
-  role: Role | null;
+  /** How much of the text it matched (characters of its first word, then the phrase's length): the longer match wins. */
   chars: number;
-  weak: boolean;
-  problem: boolean;
-  concessive: boolean;
-  exception: boolean;
-  negatorLed: boolean;
-  /** A negator that may follow what it negates ("funktionierte nicht"). */
-  backward: boolean;
-  /** Names a thing outside the topics ("the lift", "la sala"). */
-  other: boolean;
 }
+
+/** The meaning of a phrase, as a hit carries it (a new object: merging adds to it). */
+const meaningOf = (p: Phrase): Meaning => ({
+  topic: p.topic, polarity: p.polarity, role: p.role, weak: p.weak, problem: p.problem, concessive: p.concessive,
+  exception: p.exception, negatorLed: p.negatorLed, backward: p.backward, other: p.other,
+});
 
 export interface Clause {
   first: number;
@@ -63,7 +61,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     const span = chars * 64 + phrase.weight;
     // Inside a compound an equal match further right wins: the head comes last ("Zimmerpreise" is about prices).
     if (best === null || last > best.last || (last === best.last && (span > best.chars || (inside && span === best.chars)))) {
-      best = { first: i, last, topic: phrase.topic, polarity: phrase.polarity, role: phrase.role, chars: span, weak: phrase.weak, problem: phrase.problem, concessive: phrase.concessive, exception: phrase.exception, negatorLed: phrase.negatorLed, backward: phrase.backward, other: phrase.other };
+      best = { first: i, last, chars: span, ...meaningOf(phrase) };
       bestChars = chars;
       bestInside = inside;
       bestNeutral = phrase.neutral;
@@ -108,7 +106,11 @@ function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | nu
 
 /** A hit that is only an opinion (or nothing): no topic, no role. */
 const plainHit = (first: number, last: number, polarity: number, chars: number): Hit =>
-  ({ first, last, topic: null, polarity, role: null, chars, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, other: false });
+  ({ first, last, chars, ...NO_MEANING, polarity });
+
+const NO_MEANING: Meaning = {
+  topic: null, polarity: 0, role: null, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, other: false,
+};
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
 

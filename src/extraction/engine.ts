@@ -330,16 +330,21 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
   }
   const model = options.implicit?.models.get(lexicon.language as EngineLanguage);
   /** What the model of implicit opinions makes of the sentence around clause c (null: not sure, or no model). */
+  const implicitBySentence = new Map<number, Polarity | null>();
   const implicitOf = (c: number): Polarity | null => {
     if (!model) return null;
     const { wholeSentence } = scored[c]!;
+    if (implicitBySentence.has(wholeSentence)) return implicitBySentence.get(wholeSentence)!;
     const inSentence = scored.filter((s) => s.wholeSentence === wholeSentence);
     const words = new Set(tokens.slice(inSentence[0]!.clause.first, inSentence[inSentence.length - 1]!.clause.last + 1).map((t) => t.norm));
-    return implicitPolarity(model, words, options.implicit!.threshold);
+    const verdict = implicitPolarity(model, words, options.implicit!.threshold);
+    implicitBySentence.set(wholeSentence, verdict);
+    return verdict;
   };
   for (let c = 0; c < scored.length; c++) {
     const { clause, topics } = scored[c]!;
     const first = clause.lead <= clause.last ? clause.lead : clause.first;
+    const verdict = clause.exception ? verdictBeside(scored, c) : 0;
     for (const t of topics) {
       let sentiment: Polarity;
       let confidence: number;
@@ -356,9 +361,9 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
         // After a contrast word the guest's last word on it usually dominates ("a bit soft, but otherwise good");
         // after a concessive one it is the lesser view ("lovely spa, although the treatments are pricey").
         confidence = Math.min(0.97, 0.55 + 0.15 * Math.min(Math.abs(t.score), 2) + (clause.concessive ? -0.1 : clause.contrast && t.direct ? 0.2 : 0));
-      } else if (clause.exception && verdictBeside(scored, c) !== 0) {
+      } else if (verdict !== 0) {
         // The exception to a verdict is its opposite: "everything was perfect apart from the breakfast".
-        sentiment = verdictBeside(scored, c) > 0 ? 'negative' : 'positive';
+        sentiment = verdict > 0 ? 'negative' : 'positive';
         confidence = 0.6;
       } else if (t.weak) {
         // A weak cue with no opinion in its clause only says where ("on arrival", "in the room",
