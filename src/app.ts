@@ -6,12 +6,13 @@ import { Type } from 'typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
+import type { Principal } from './access/principal.ts';
 import type { AppContext } from './context.ts';
 import type { Config } from './config.ts';
 import { AppError, domainError, envelope, registerErrorHandling } from './http/errors.ts';
 import { clientErrorHandler, frameworkError } from './http/edge-errors.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
-import { requestSerializer } from './http/request-log.ts';
+import { requestLogger, requestSerializer } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { ADMIN_PREFIX, API_PREFIX, documentOptions } from './openapi.ts';
 import { docsOptions } from './http/docs.ts';
@@ -38,6 +39,7 @@ export function fastifyOptions(logLevel: string, stream?: DestinationStream): Fa
       serializers: { req: requestSerializer },
       ...(stream ? { stream } : {}),
     },
+    ...(logLevel === 'silent' ? {} : { childLoggerFactory: requestLogger }),
     genReqId,
     bodyLimit: MiB,
     routerOptions: { ignoreTrailingSlash: true },
@@ -70,6 +72,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   const context: AppContext = { ...ctx, log: app.log };
   context.sessions.start(app.log);
   app.addHook('onClose', () => context.sessions.stop());
+  // Declared up front, so every request object has the same shape whether a key hook sets it or not.
+  app.decorateRequest('principal', null as unknown as Principal);
   const table = collectRoutes(app, strictQuery);
   app.setValidatorCompiler(validatorCompiler);
   // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.
@@ -83,14 +87,16 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw domainError('shutting_down', 'this instance is shutting down: retry, another instance will answer', { 'Retry-After': '1' });
+  // These two run on every request: callback-style, so neither costs a promise and a microtask turn.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? domainError('shutting_down', 'this instance is shutting down: retry, another instance will answer', { 'Retry-After': '1' }) : undefined);
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     reply.header('X-Request-Id', request.id);
     // An answer given before the body has all arrived (a 401 for a bad key, say) ends the
     // connection too: otherwise it would wait for the rest of a body nobody will read.
     if (closing || request.raw.complete === false) reply.header('Connection', 'close');
+    done();
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -28,25 +28,38 @@ function bearer(request: FastifyRequest): string | null {
   return match ? match[1]! : null;
 }
 
-/** onRequest hook for a public route: any valid key, plus the scope and plan feature when named. */
+/**
+ * onRequest hook for a public route: any valid key, plus the scope and plan feature when named.
+ * Callback-style: a key already in the cache (nearly every request) passes without a promise or a
+ * microtask turn; only a key to look up waits.
+ */
 export function requireKey(auth: KeyAuth, scope: Scope | null, feature: Feature | null): onRequestHookHandler {
   const cache = auth.principals;
-  return async (request) => {
-    const key = bearer(request);
-    if (key === null) throw new AppError(401, 'Authorization header must be "Bearer <API key>"');
-    // A key known valid passes even from a refused address (one client behind a shared address
-    // must not lock out the others); any other key from there is refused before it is looked up.
-    let principal: Principal | null | undefined = cache.peek(key);
-    if (principal === undefined) {
-      auth.keyFailures?.check(request);
-      principal = looksLikeKey(key) ? await cache.resolve(key) : null;
-    }
+  const admit = (request: FastifyRequest, principal: Principal): void => {
+    if (scope !== null && !principal.scopes.includes(scope)) throw domainError('forbidden_scope', `API key lacks the ${scope} scope`);
+    if (feature !== null && !principal.features.has(feature)) throw domainError('feature_not_in_plan', `the account's plan does not include ${feature}`);
+    request.principal = principal;
+  };
+  const lookUp = async (request: FastifyRequest, key: string): Promise<void> => {
+    auth.keyFailures?.check(request);
+    const principal = looksLikeKey(key) ? await cache.resolve(key) : null;
     if (principal === null) {
       await auth.keyFailures?.failed(request);
       throw new AppError(401, 'API key is unknown or revoked');
     }
-    if (scope !== null && !principal.scopes.includes(scope)) throw domainError('forbidden_scope', `API key lacks the ${scope} scope`);
-    if (feature !== null && !principal.features.has(feature)) throw domainError('feature_not_in_plan', `the account's plan does not include ${feature}`);
-    request.principal = principal;
+    admit(request, principal);
+  };
+  return (request, _reply, done) => {
+    const key = bearer(request);
+    if (key === null) throw new AppError(401, 'Authorization header must be "Bearer <API key>"');
+    // A key known valid passes even from a refused address (one client behind a shared address
+    // must not lock out the others); any other key from there is refused before it is looked up.
+    const known = cache.peek(key);
+    if (known === undefined) {
+      lookUp(request, key).then(() => done(), done);
+      return;
+    }
+    admit(request, known);
+    done();
   };
 }
