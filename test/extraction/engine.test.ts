@@ -234,3 +234,7 @@ test('a word of a low amount praises a price or a fault it describes, and nothin
   assert.deepEqual(verdicts(read('Per una notte in bassa stagione il prezzo era esagerato.', 'it').mentions), ['Value:negative']);
   assert.deepEqual(verdicts(read('I cuscini erano troppo bassi.', 'it').mentions), ['Bed:negative']);
 });
+
+test('a contrast word after the first words of its clause starts the new view at the comma before it', () => {
+  assert.deepEqual(verdicts(read('Da rivedere la colazione, ottimo invece il ristorante.', 'it').mentions), ['Breakfast:negative', 'Food & drink:positive']);
+});
