@@ -6,7 +6,7 @@ import { type CompiledLexicon, firstWordMatches, type Phrase, wordMatches } from
 import type { Token } from './tokens.ts';
 
 /** What a hit takes over from the phrase it matched. */
-type Meaning = Pick<Phrase, 'topic' | 'polarity' | 'role' | 'weak' | 'problem' | 'concessive' | 'exception' | 'negatorLed' | 'backward' | 'other'>;
+type Meaning = Pick<Phrase, 'topic' | 'polarity' | 'role' | 'weak' | 'problem' | 'concessive' | 'exception' | 'negatorLed' | 'backward' | 'other' | 'exclamation' | 'cheap' | 'postponed'>;
 
 /** A phrase found in the text: what it means, and where. */
 export interface Hit extends Meaning {
@@ -20,7 +20,7 @@ export interface Hit extends Meaning {
 /** The meaning of a phrase, as a hit carries it (a new object: merging adds to it). */
 const meaningOf = (p: Phrase): Meaning => ({
   topic: p.topic, polarity: p.polarity, role: p.role, weak: p.weak, problem: p.problem, concessive: p.concessive,
-  exception: p.exception, negatorLed: p.negatorLed, backward: p.backward, other: p.other,
+  exception: p.exception, negatorLed: p.negatorLed, backward: p.backward, other: p.other, exclamation: p.exclamation, cheap: p.cheap, postponed: p.postponed,
 });
 
 export interface Clause {
@@ -35,6 +35,8 @@ export interface Clause {
   exception: boolean;
   /** Starts a sentence. */
   sentence: boolean;
+  /** Starts the sentence after a question ("La spa? Una delusione."). */
+  answer: boolean;
   /** First token of the stretch: after the contrast word that opens the clause, if any. */
   lead: number;
 }
@@ -73,6 +75,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
       best.weak ||= phrase.weak;
       best.other ||= phrase.other;
       best.problem ||= phrase.problem;
+      best.cheap ||= phrase.cheap;
       if (best.polarity === 0 && !bestNeutral) best.polarity = phrase.polarity;
       best.role ??= phrase.role;
       ignored ||= phrase.ignore;
@@ -109,7 +112,7 @@ const plainHit = (first: number, last: number, polarity: number, chars: number):
   ({ first, last, chars, ...NO_MEANING, polarity });
 
 const NO_MEANING: Meaning = {
-  topic: null, polarity: 0, role: null, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, other: false,
+  topic: null, polarity: 0, role: null, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, other: false, exclamation: false, cheap: false, postponed: false,
 };
 
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
@@ -158,12 +161,18 @@ export function clausesOf(lexicon: CompiledLexicon, tokens: Token[], field: stri
     const hit = found && scareQuoted(found, field, tokens);
     const brk = tokens[i]!.breakBefore;
     const contrast = hit?.role === 'contrast';
-    if (current === null || brk > 0 || contrast) {
-      current = { first: i, last: i, hits: [], contrast: contrast && brk < 2, concessive: contrast && hit.concessive, exception: contrast && hit.exception, sentence: brk === 2, lead: contrast && hit.last + 1 < tokens.length ? hit.last + 1 : i };
+    if (contrast && hit.postponed && brk === 0 && current !== null && postponedContrast(current, tokens, i)) {
+      // "bagno invece piccolo", "ottimo invece il ristorante": the contrast word comes after the first
+      // words of its clause; the new view starts at the comma before it.
+      current.contrast = true;
+      current.concessive = hit.concessive;
+      current.exception = hit.exception;
+    } else if (current === null || brk > 0 || contrast) {
+      current = { first: i, last: i, hits: [], contrast: contrast && brk < 2, concessive: contrast && hit.concessive, exception: contrast && hit.exception, sentence: brk === 2, answer: tokens[i]!.question === true, lead: contrast && hit.last + 1 < tokens.length ? hit.last + 1 : i };
       clauses.push(current);
     }
     if (hit) {
-      if (hit.topic !== null || hit.polarity !== 0 || hit.other || (hit.role !== null && hit.role !== 'contrast')) current.hits.push(hit);
+      if (hit.topic !== null || hit.polarity !== 0 || hit.other || hit.cheap || (hit.role !== null && hit.role !== 'contrast')) current.hits.push(hit);
       current.last = hit.last;
       i = hit.last + 1;
     } else {
@@ -172,6 +181,14 @@ export function clausesOf(lexicon: CompiledLexicon, tokens: Token[], field: stri
     }
   }
   return mergeTopicless(clauses);
+}
+
+/** Words a contrast word may follow in its clause, after the comma that opens it ("il bagno, invece, …" has none). */
+const POSTPONED_CONTRAST_REACH = 3;
+
+/** The clause opened by a comma holds only a few words before the contrast word at `i`, and is no contrast clause yet. */
+function postponedContrast(clause: Clause, tokens: Token[], i: number): boolean {
+  return !clause.contrast && !clause.sentence && tokens[clause.first]!.breakBefore === 1 && i - clause.first <= POSTPONED_CONTRAST_REACH;
 }
 
 /**
@@ -185,6 +202,12 @@ function mergeTopicless(clauses: Clause[]): Clause[] {
     const prev = out[out.length - 1];
     const topicless = !clause.hits.some((h) => h.topic !== null);
     const prevTopicless = prev !== undefined && !prev.hits.some((h) => h.topic !== null);
+    // An answer that names no topic is about what the question before it names ("Il wifi? Inesistente.").
+    if (prev && clause.answer && topicless && !prevTopicless) {
+      prev.last = clause.last;
+      prev.hits.push(...clause.hits);
+      continue;
+    }
     // A concession that names nothing ("despite being on a main road, the room was quiet") is not
     // what the clause after it says about its topics.
     const concession = prevTopicless && prev.contrast && !topicless;

@@ -2,7 +2,7 @@
 // excess, unreal forms and fault nouns → each polar term credited to the nearest topic cue of its
 // clause → one mention per topic and clause; a topic with no opinion takes the model of implicit
 // opinions' verdict (implicit.ts) or its topic's lean.
-import { type Clause, clausesOf, evaluative } from './clauses.ts';
+import { type Clause, clausesOf, evaluative, type Hit } from './clauses.ts';
 import { type ImplicitReader, implicitPolarity } from './implicit.ts';
 import { type CompiledLexicon, elides } from './lexicon.ts';
 import { tokenize } from './tokens.ts';
@@ -83,6 +83,8 @@ function polarTerms(clause: Clause): Term[] {
   let negAt = -1;
   /** The open negation may turn what came before it ("funktionierte nicht"). */
   let negBackward = false;
+  /** The open negation holds a negator of time ("mai", "never"): a word of degree after it exclaims. */
+  let negNever = false;
   let negUsed = true;
   let irrUntil = -1;
   let irrAt = -1;
@@ -125,15 +127,24 @@ function polarTerms(clause: Clause): Term[] {
     if (negAt >= 0 && !negUsed && hit.first > negUntil) closeNegation();
     const hitNegated = hit.first <= negUntil;
     if (hit.role === 'negator') {
-      if (hitNegated) negUntil = hit.last + NEGATION_SCOPE; // "ne … pas", "no … nada": one negation
-      else {
+      if (hitNegated) {
+        negUntil = hit.last + NEGATION_SCOPE; // "ne … pas", "no … nada": one negation
+        negNever ||= hit.exclamation;
+      } else {
         negUntil = hit.last + NEGATION_SCOPE;
         negAt = hit.first;
         negBackward = hit.backward;
+        negNever = hit.exclamation;
         negUsed = false;
         negatedVerb = null;
       }
       continue;
+    }
+    if (hit.exclamation && hitNegated && negNever && !negUsed) {
+      // "Non ho mai mangiato così male", "never seen such a dirty room": an exclamation of degree,
+      // not a negation; the word of degree intensifies what follows.
+      negUntil = -1;
+      negUsed = true;
     }
     if (hit.role === 'irrealis') {
       irrUntil = clause.last; // "could be a little more attentive": the whole clause is wished for
@@ -158,8 +169,9 @@ function polarTerms(clause: Clause): Term[] {
     // A phrase that starts with its own negator ("pas de parking") is not turned again by "n'".
     const negated = hitNegated && !hit.negatorLed;
     const unreal = hit.first <= irrUntil;
-    if (hit.polarity !== 0) {
-      let score = hit.polarity * (hit.first <= boostUntil ? boost : 1);
+    const polarity = hit.cheap && describesCost(clause, hit) ? 1 : hit.polarity;
+    if (polarity !== 0) {
+      let score = polarity * (hit.first <= boostUntil ? boost : 1);
       // "too soft", "zu weich", "troppo morbidi": a good quality in excess is a fault.
       if (hit.first <= excessUntil) {
         score = -Math.abs(score);
@@ -194,6 +206,19 @@ function polarTerms(clause: Clause): Term[] {
   return terms.filter((t) => t.score !== 0 && !(judged && t.problem));
 }
 
+
+/**
+ * The topic cue nearest to `hit` in its clause is a price named by a noun ("il prezzo", "tariffe"; not
+ * "caro") or a fault ("rumore", "attesa"): a little of either is good.
+ */
+function describesCost(clause: Clause, hit: Hit): boolean {
+  let nearest: Hit | null = null;
+  for (const h of clause.hits) {
+    if (h.topic === null || h === hit) continue;
+    if (nearest === null || Math.abs(h.first - hit.first) < Math.abs(nearest.first - hit.first)) nearest = h;
+  }
+  return nearest !== null && ((nearest.topic === 'Value' && !evaluative(nearest)) || nearest.problem);
+}
 
 /** Remembers the term nearest to a topic's cue (the later one on a tie). */
 function credit(topic: TopicScore, term: Term): void {

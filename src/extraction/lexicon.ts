@@ -63,6 +63,25 @@ export interface LexiconFile {
    * is a bedside table, not "comod*".
    */
   neutral?: string[];
+  /**
+   * Contrast words that may follow the first words of their clause ("camera pulita, bagno invece
+   * piccolo", "ottimo invece il ristorante"): the new view starts at the comma before them. Each is
+   * listed among the contrast words too.
+   */
+  postponed?: string[];
+  /**
+   * Words of a low amount ("basso", "contenuto", "minimo", "ridotto"): praise of a price or a fault
+   * they describe (the nearest topic cue in their clause is Value named by a noun, or a fault noun:
+   * "il prezzo era più basso che altrove", "tariffe contenute", "rumore minimo"), else their own
+   * polarity, if any ("spazi ridotti").
+   */
+  cheap?: string[];
+  /**
+   * Negators of time ("mai", "never") and intensifiers of degree ("così", "so"): a word of degree
+   * after such a negator makes an exclamation, not a negation ("mai visto un bagno così sporco",
+   * "never seen such a dirty room"). Each is listed among the negators or intensifiers too.
+   */
+  exclamations?: string[];
   /** Topic cues that often only say where something else is ("in our room", "at reception"): their topic is dropped when another topic is in the clause and no opinion is theirs. */
   weak?: string[];
 }
@@ -94,6 +113,12 @@ export interface Phrase {
   neutral: boolean;
   /** Names a thing outside the topics (`others`). */
   other: boolean;
+  /** A negator of time or an intensifier of degree: together they exclaim (`exclamations`). */
+  exclamation: boolean;
+  /** A word of a low amount: praise of a price or a fault it describes (`cheap`). */
+  cheap: boolean;
+  /** A contrast word that may follow the first words of its clause (`postponed`). */
+  postponed: boolean;
 }
 
 interface Word {
@@ -136,7 +161,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, neutral: false, other: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, neutral: false, other: false, exclamation: false, cheap: false, postponed: false } };
       byPattern.set(key, found);
     }
     return found.phrase;
@@ -170,6 +195,17 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
   for (const p of file.exceptions ?? []) entry(p).exception = true;
   for (const p of file.neutral ?? []) entry(p).neutral = true;
   for (const p of file.others ?? []) entry(p).other = true;
+  for (const p of file.cheap ?? []) entry(p).cheap = true;
+  for (const p of file.postponed ?? []) {
+    const word = entry(p);
+    if (word.role !== 'contrast') throw new Error(`lexicon ${file.language}: postponed "${p}" is not among the contrast words`);
+    word.postponed = true;
+  }
+  for (const p of file.exclamations ?? []) {
+    const word = entry(p);
+    if (word.role !== 'negator' && word.role !== 'intensifier') throw new Error(`lexicon ${file.language}: exclamation "${p}" is neither a negator nor an intensifier`);
+    word.exclamation = true;
+  }
   for (const p of file.negatesBackward ?? []) {
     const negator = entry(p);
     if (negator.role !== 'negator') throw new Error(`lexicon ${file.language}: negatesBackward "${p}" is not among the negators`);

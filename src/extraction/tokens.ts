@@ -9,6 +9,8 @@ export interface Token {
   end: number;
   /** What separates this token from the previous one: 0 nothing but space, 1 a clause break, 2 a sentence break. */
   breakBefore: 0 | 1 | 2;
+  /** The sentence break before it is a question mark: what follows may answer it ("La spa? Una delusione."). */
+  question?: true;
 }
 
 const isWordChar = (c: number): boolean =>
@@ -23,6 +25,7 @@ export function tokenize(field: string, elide: boolean): Token[] {
   if (lower.length !== field.length) lower = field; // never for the five languages; keeps offsets true
   const tokens: Token[] = [];
   let gap: 0 | 1 | 2 = 0;
+  let question = false;
   let i = 0;
   const n = field.length;
   while (i < n) {
@@ -45,14 +48,18 @@ export function tokenize(field: string, elide: boolean): Token[] {
       }
       let norm = lower.slice(start, i);
       if (hasApostrophe) norm = norm.replace(/[\u2019\u2018]/g, "'");
-      tokens.push({ norm, start, end: i, breakBefore: tokens.length === 0 ? 2 : gap });
+      const token: Token = { norm, start, end: i, breakBefore: tokens.length === 0 ? 2 : gap };
+      if (question && token.breakBefore === 2) token.question = true;
+      tokens.push(token);
       gap = 0;
+      question = false;
       continue;
     }
     if (c === 46 || c === 33 || c === 63 || c === 59 || c === 10 || c === 0x2026) {
       // "3.5 km" and "approx. 5" are not sentence ends: a dot between digits or before a lower-case word.
       const digitDot = c === 46 && i > 0 && i + 1 < n && isDigit(lower.charCodeAt(i - 1)) && isDigit(lower.charCodeAt(i + 1));
       if (!digitDot) gap = 2;
+      question = c === 63;
     } else if (gap < 1 && (c === 44 || c === 58 || c === 40 || c === 41 || c === 0x2013 || c === 0x2014 || (c === 45 && isSpace(lower.charCodeAt(i - 1))))) {
       gap = 1;
     }

@@ -217,3 +217,24 @@ test("a topic named without any opinion word takes its topic's usual lean where 
   assert.deepEqual(stroll.map((m) => [m.topic, m.sentiment, m.confidence]), [['Location', 'positive', 0.3]]);
   assert.deepEqual(verdicts(read('We had breakfast in the garden.').mentions), ['Breakfast:neutral']);
 });
+
+test('an answer that names no topic is about what the question before it names', () => {
+  assert.deepEqual(verdicts(read('La spa? Una delusione.', 'it').mentions), ['Wellness:negative']);
+  assert.deepEqual(verdicts(read('Cosa chiedere di più? Personale gentile.', 'it').mentions), ['Staff:positive']);
+});
+
+test('"never … so" is an exclamation, not a negation', () => {
+  assert.deepEqual(verdicts(read('Non ho mai mangiato così male in un hotel.', 'it').mentions), ['Food & drink:negative']);
+  assert.deepEqual(verdicts(read('La camera non era così pulita.', 'it').mentions), ['Cleanliness:negative']);
+});
+
+test('a word of a low amount praises a price or a fault it describes, and nothing else', () => {
+  assert.deepEqual(verdicts(read('Il prezzo era più basso che altrove.', 'it').mentions), ['Value:positive']);
+  assert.deepEqual(verdicts(read('Il rumore era minimo.', 'it').mentions), ['Noise:positive']);
+  assert.deepEqual(verdicts(read('Per una notte in bassa stagione il prezzo era esagerato.', 'it').mentions), ['Value:negative']);
+  assert.deepEqual(verdicts(read('I cuscini erano troppo bassi.', 'it').mentions), ['Bed:negative']);
+});
+
+test('a contrast word after the first words of its clause starts the new view at the comma before it', () => {
+  assert.deepEqual(verdicts(read('Da rivedere la colazione, ottimo invece il ristorante.', 'it').mentions), ['Breakfast:negative', 'Food & drink:positive']);
+});
