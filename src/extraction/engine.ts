@@ -292,8 +292,19 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     const nouns = inherited.filter((t) => !t.evaluative);
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
       if (!topics.some((own) => own.topic === t.topic)) {
-        topics.push({ topic: t.topic, at: clause.first, score: inheritedOpinion, opinion: true, weak: false, direct: false, evaluative: false, lukewarm: false, closest: null });
+        // The guest's last word on a noun named before the contrast dominates, as on one named after
+        // it ("cordiale ma un po' lento" blames the staff); not on a topic that only an opinion word
+        // named ("pulita ma un po' spoglia" is not about cleanliness).
+        topics.push({ topic: t.topic, at: clause.first, score: inheritedOpinion, opinion: true, weak: false, direct: !t.evaluative, evaluative: false, lukewarm: false, closest: null });
       }
+    }
+  }
+  // A lukewarm verdict after a contrast word, naming nothing, is the guest's last word on the nouns
+  // before it: "camera grande, ma niente di che" is a room that is fine, nothing special.
+  const lukewarm = clause.hits.some((h) => h.role === 'lukewarm');
+  if (inherited && lukewarm && inheritedOpinion === 0 && !namesOther && topics.length === 0) {
+    for (const t of inherited.filter((i) => !i.evaluative)) {
+      topics.push({ topic: t.topic, at: clause.first, score: 0, opinion: false, weak: false, direct: true, evaluative: false, lukewarm: true, closest: null });
     }
   }
   // "The wifi was weak in our room": Room only says where, unless an opinion is its own or a noise
@@ -305,7 +316,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
     !t.evaluative &&
     terms.some((term) => term.own === 'Noise' && Math.abs(term.at - t.at) <= ADJECTIVE_REACH);
   const kept = strong ? topics.filter((t) => !t.weak || t.direct || described(t)) : topics;
-  if (clause.hits.some((h) => h.role === 'lukewarm')) for (const t of kept) t.lukewarm = true;
+  if (lukewarm) for (const t of kept) t.lukewarm = true;
   return { topics: kept, score: total, terms: terms.length };
 }
 
@@ -375,7 +386,8 @@ export function readField(lexicon: CompiledLexicon, field: string, options: Engi
       let confidence: number;
       if (t.lukewarm && Math.abs(t.score) <= 1) {
         sentiment = 'neutral';
-        confidence = 0.6;
+        // After a contrast word it is the guest's last word, as for an opinion below.
+        confidence = 0.6 + (clause.contrast && t.direct ? 0.2 : 0);
       } else if (t.opinion && t.score === 0 && t.closest !== null) {
         // Opinions that cancel out ("no volvería … enfrente"): the model of implicit opinions where it is
         // sure (cross-validated on the dev set when added: 4 more right of 3,018 pairs), else the one nearest the topic's word.

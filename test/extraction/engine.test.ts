@@ -238,3 +238,24 @@ test('a word of a low amount praises a price or a fault it describes, and nothin
 test('a contrast word after the first words of its clause starts the new view at the comma before it', () => {
   assert.deepEqual(verdicts(read('Da rivedere la colazione, ottimo invece il ristorante.', 'it').mentions), ['Breakfast:negative', 'Food & drink:positive']);
 });
+
+test("after a contrast word, the guest's last word on a noun named before it dominates, also a lukewarm one", () => {
+  assert.deepEqual(verdicts(read('Il personale era cordiale ma un po\' lento.', 'it').mentions), ['Staff:negative']);
+  assert.deepEqual(verdicts(read('Camera grande, ma niente di che.', 'it').mentions), ['Room:neutral']);
+  // Not a topic only an opinion word named: "pulita ma un po' spoglia" says nothing more of cleanliness.
+  assert.deepEqual(verdicts(read('Camera pulita ma un po\' spoglia.', 'it').mentions), ['Cleanliness:positive']);
+});
+
+test('Italian "non c\'era" negates the fault after it and says a topic is missing', () => {
+  assert.deepEqual(verdicts(read("Non c'era alcuna traccia di polvere.", 'it').mentions), ['Cleanliness:positive']);
+  assert.deepEqual(verdicts(read("Non c'era nessuna macchia sulle lenzuola.", 'it').mentions), ['Bed:positive', 'Cleanliness:positive']);
+  assert.deepEqual(verdicts(read("Non c'erano parcheggi.", 'it').mentions), ['Parking:negative']);
+  assert.deepEqual(verdicts(read("La sera non c'era nessuno alla reception.", 'it').mentions), ['Check-in:negative', 'Staff:negative']);
+});
+
+test('Italian: barely heard is quiet, an ironic simile of a tiny place is small, a comparison with the centre is no Location', () => {
+  assert.deepEqual(verdicts(read('Si sentiva appena il traffico.', 'it').mentions), ['Noise:positive']);
+  assert.deepEqual(verdicts(read('Il bagno era grande come un francobollo.', 'it').mentions), ['Bathroom:negative']);
+  assert.deepEqual(verdicts(read('La camera era grande come un appartamento.', 'it').mentions), ['Room:positive']);
+  assert.deepEqual(verdicts(read('Il parcheggio costa meno che in centro.', 'it').mentions), ['Parking:positive', 'Value:positive']);
+});
