@@ -83,7 +83,7 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
   });
   if (best === null) {
     const base = superlativeBase(lexicon.language, token.norm);
-    if (base === null) return backstopAt(lexicon, token.norm, i);
+    if (base === null) return diminutiveAt(lexicon, token, i) ?? backstopAt(lexicon, token.norm, i);
     // "carísimo", "sporchissima": read as the word they intensify, turned up.
     for (const ending of ['o', 'a', 'e', 'io']) {
       const hit = matchAt(lexicon, [{ ...token, norm: base + ending }], 0);
@@ -98,6 +98,24 @@ function matchAt(lexicon: CompiledLexicon, tokens: Token[], i: number): Hit | nu
     return plainHit(masked.first, masked.last, masked.polarity, masked.chars);
   }
   return best;
+}
+
+/**
+ * A Spanish diminutive ("camita", "piscinita", "cuartito", "limpito") read as the word it shrinks,
+ * at the same strength: guests use them for the hotel's things ("una piscinita muy coqueta") and a
+ * lexicon cannot list every one. Only a word the lexicon knows under its base counts.
+ */
+function diminutiveAt(lexicon: CompiledLexicon, token: Token, i: number): Hit | null {
+  if (lexicon.language !== 'es' || token.norm.length < 6) return null;
+  const match = /it[oa]s?$/.exec(token.norm);
+  if (!match) return null;
+  const base = token.norm.slice(0, match.index);
+  const gender = token.norm[match.index + 2]!;
+  for (const ending of [gender, 'i' + gender]) {
+    const hit = matchAt(lexicon, [{ ...token, norm: base + ending }], 0);
+    if (hit && (hit.polarity !== 0 || hit.topic !== null)) return { ...hit, first: i, last: i };
+  }
+  return null;
 }
 
 /** A word only the general polarity list knows: polar at its low weight, about no topic. */

@@ -259,3 +259,25 @@ test('Italian: barely heard is quiet, an ironic simile of a tiny place is small,
   assert.deepEqual(verdicts(read('La camera era grande come un appartamento.', 'it').mentions), ['Room:positive']);
   assert.deepEqual(verdicts(read('Il parcheggio costa meno che in centro.', 'it').mentions), ['Parking:positive', 'Value:positive']);
 });
+
+test('Spanish diminutives and absolute superlatives read as the word they shrink or intensify, regional words name their topic', () => {
+  assert.deepEqual(verdicts(read('La camita supletoria era incomodísima.', 'es').mentions), ['Bed:negative']);
+  assert.deepEqual(verdicts(read('Una piscinita preciosa.', 'es').mentions), ['Wellness:positive']);
+  assert.deepEqual(verdicts(read('La alberca estaba limpísima.', 'es').mentions), ['Cleanliness:positive', 'Wellness:positive']);
+  assert.deepEqual(verdicts(read('La regadera goteaba.', 'es').mentions), ['Bathroom:negative']);
+});
+
+test('Spanish "no había" negates the fault after it and says a topic is missing; "para nada" negates', () => {
+  assert.deepEqual(verdicts(read('No había ni un pelo en el baño.', 'es').mentions), ['Bathroom:positive', 'Cleanliness:positive']);
+  assert.deepEqual(verdicts(read('No había aparcamiento en el hotel.', 'es').mentions), ['Parking:negative']);
+  assert.deepEqual(verdicts(read('El personal de recepción, para nada profesional.', 'es').mentions), ['Staff:negative']);
+  assert.deepEqual(verdicts(read('La cama no era para nada cómoda.', 'es').mentions), ['Bed:negative']);
+  assert.deepEqual(verdicts(read('Ningún problema con la reserva ni con la entrada.', 'es').mentions), ['Check-in:positive']);
+});
+
+test('Spanish: "echamos de menos" and polite wishes complain, better hotels for the money blame the value', () => {
+  assert.deepEqual(verdicts(read('Echamos de menos algo de fruta fresca en el desayuno.', 'es').mentions), ['Breakfast:negative']);
+  assert.deepEqual(verdicts(read('Vendría bien un poco más de presión en la ducha.', 'es').mentions), ['Bathroom:negative']);
+  assert.deepEqual(verdicts(read('Hemos pagado menos en hoteles mucho mejores.', 'es').mentions), ['Value:negative']);
+  assert.deepEqual(verdicts(read('Nadie se molestó en ayudarnos.', 'es').mentions), ['Staff:negative']);
+});
