@@ -3,6 +3,7 @@
 // compiling a four-table join took ~45 µs of a ~50 µs lookup on SQLite; binding takes none of that.
 import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter } from 'kysely';
 import type { DB } from './schema.ts';
+import { rowsOf } from './direct-statement.ts';
 
 interface Template {
   sql: string;
@@ -36,6 +37,6 @@ export function compiledOnce<A extends string[], O>(build: (db: Kysely<DB>, ...a
     }
     const { slots, constants } = t;
     const parameters = slots.map((s, i) => (s === -1 ? constants[i] : args[s]));
-    return (await db.executeQuery(CompiledQuery.raw(t.sql, parameters))).rows as O[];
+    return rowsOf(db, CompiledQuery.raw(t.sql, parameters) as CompiledQuery<O>);
   };
 }

@@ -12,6 +12,7 @@ import type { OutageLog } from './outage.ts';
 import { forwardCommits, listenForCommits } from './pg-commits.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { withStatementCache } from './statement-cache.ts';
+import { runDirectly } from './direct-statement.ts';
 import type { DB } from './schema.ts';
 import { AdapterCarrier } from './adapter.ts';
 import { CommitSignal } from './commit-signal.ts';
@@ -73,7 +74,15 @@ function connectSqlite(path: string): SqliteDatabase {
   sqlite.pragma('busy_timeout = 5000');
   registerSqliteFunctions(sqlite);
   const commits = new CommitSignal();
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new AdapterCarrier(commits, sqliteSql)] });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }), plugins: [new AdapterCarrier(commits, sqliteSql)] });
+  runDirectly(db, (text, parameters) => {
+    // A Kysely transaction holds the one connection across awaits: a statement run now would see its
+    // uncommitted writes. It waits for the transaction through Kysely instead.
+    if (sqlite.inTransaction) return null;
+    const statement = statements.prepare(text);
+    return statement.reader ? statement.all(parameters) : null;
+  });
   // Not fatal when it fails: the main connection then checkpoints by itself, as SQLite does by default.
   const checkpointer = path === ':memory:' ? null : startCheckpointer(sqlite, path, (error) => {
     process.emitWarning(`background WAL checkpoints stopped: ${error.message}`);
@@ -108,7 +117,9 @@ function connectPostgres(url: string, options: ConnectOptions): PostgresDatabase
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const commits = new CommitSignal();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) as unknown as pg.Pool }), plugins: [new AdapterCarrier(commits, postgresSql)] });
+  const named = withNamedStatements(pool);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: named as unknown as pg.Pool }), plugins: [new AdapterCarrier(commits, postgresSql)] });
+  runDirectly(db, named.run);
   // Other processes' workers hear of this process's commits unless a worker here consumes them.
   const forwarding = forwardCommits(db, commits);
   return {

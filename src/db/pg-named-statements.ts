@@ -38,7 +38,14 @@ function rowMaker(columns: readonly string[]): RowMaker {
 const sameColumns = (maker: RowMaker, fields: readonly pg.FieldDef[]): boolean =>
   maker.columns.length === fields.length && fields.every((f, i) => f.name === maker.columns[i]);
 
-export function withNamedStatements(pool: pg.Pool): { connect(): Promise<QueryClient>; end(): Promise<void> } {
+export interface NamedStatementPool {
+  connect(): Promise<QueryClient>;
+  end(): Promise<void>;
+  /** A named text run on a pooled connection of its own (src/db/direct-statement.ts); null for an unnamed one. */
+  run(text: string, values: readonly unknown[]): Promise<Row[]> | null;
+}
+
+export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
   const names = new Map<string, string>();
   /** By statement name: its row maker (checked against each result's columns, which a migration may change). */
   const makers = new Map<string, RowMaker>();
@@ -81,5 +88,10 @@ export function withNamedStatements(pool: pg.Pool): { connect(): Promise<QueryCl
       return wrapper;
     },
     end: () => pool.end(),
+    run(text, values) {
+      const name = nameOf(text);
+      if (name === undefined) return null;
+      return pool.query<unknown[]>({ name, text, values: values as unknown[], rowMode: 'array' }).then((result) => asObjects(name, result).rows);
+    },
   };
 }

@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import type { DB } from './schema.ts';
 import type { Keyset } from './keyset.ts';
+import { rowsOf } from './direct-statement.ts';
 
 export const PER_NODE_UNION_MAX = 64;
 
@@ -75,7 +76,7 @@ export async function subtreePage<O>(
   order: PageOrder = 'desc',
   template?: string,
 ): Promise<O[]> {
-  return (await db.executeQuery(subtreePageQuery(db, scope, after, limit, timeColumn, base, undefined, template, order))).rows;
+  return rowsOf(db, subtreePageQuery(db, scope, after, limit, timeColumn, base, undefined, template, order));
 }
 
 /**

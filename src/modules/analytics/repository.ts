@@ -1,6 +1,7 @@
 // SQL of analytics: the review_stats aggregates of a subtree summed per platform (never a scan of reviews).
 import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { DB, ReviewStatsTable } from '../../db/schema.ts';
+import { rowsOf } from '../../db/direct-statement.ts';
 import type { SubtreeScope } from '../../db/subtree-page.ts';
 
 /** One platform's row: every aggregate column of review_stats, summed over the subtree's nodes. */
@@ -37,11 +38,11 @@ function statsText(pg: boolean, nodes: number | 'account'): string {
  */
 export async function sumStatsByPlatform(db: Kysely<DB>, scope: SubtreeScope): Promise<PlatformSums[]> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  if (scope.wholeAccount) return merge((await db.executeQuery<PlatformSums>(CompiledQuery.raw(statsText(pg, 'account'), [scope.accountId]))).rows);
+  if (scope.wholeAccount) return merge(await rowsOf(db, CompiledQuery.raw(statsText(pg, 'account'), [scope.accountId]) as CompiledQuery<PlatformSums>));
   const rows: PlatformSums[] = [];
   for (let i = 0; i < scope.nodes.length; i += NODE_CHUNK) {
     const nodes = scope.nodes.slice(i, i + NODE_CHUNK);
-    rows.push(...(await db.executeQuery<PlatformSums>(CompiledQuery.raw(statsText(pg, nodes.length), nodes))).rows);
+    rows.push(...(await rowsOf(db, CompiledQuery.raw(statsText(pg, nodes.length), nodes) as CompiledQuery<PlatformSums>)));
   }
   return merge(rows);
 }

@@ -1,6 +1,7 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
 import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.ts';
+import { rowsOf } from '../../db/direct-statement.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import type { AlertRuleTable, DB, NewReview, ReviewMonthlyStatsTable, ReviewRow, ReviewStatsTable, ReviewUpdate } from '../../db/schema.ts';
 import { subtreePageQuery, type SubtreeScope, type SubtreeShape, whereNodeFilter } from '../../db/subtree-page.ts';
@@ -14,7 +15,7 @@ export type ReviewPublicRow = Pick<ReviewRow, (typeof PUBLIC_COLUMNS)[number]>;
 
 /** One page of the subtree's reviews, newest first on (reviewed_at, id); limit + 1 rows. */
 export async function listReviewPage(db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number): Promise<ReviewPublicRow[]> {
-  return (await db.executeQuery(reviewPageQuery(db, scope, after, limit))).rows;
+  return rowsOf(db, reviewPageQuery(db, scope, after, limit));
 }
 
 /** The compiled query of listReviewPage; `shape` forces a query shape (the benchmark runs and EXPLAINs each). */
@@ -59,7 +60,7 @@ function whereReviewFilters(query: ReviewSelect, f: ReviewFilters): ReviewSelect
 export async function listFilteredReviewPage(
   db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, filters: ReviewFilters,
 ): Promise<ReviewPublicRow[]> {
-  return (await db.executeQuery(filteredReviewPageQuery(db, scope, after, limit, filters))).rows;
+  return rowsOf(db, filteredReviewPageQuery(db, scope, after, limit, filters));
 }
 
 /** The compiled query of listFilteredReviewPage (built per call: the filters are its values). */
