@@ -11,6 +11,8 @@ import { createExtractor } from '../../src/extraction/index.ts';
 import { claimExtractions } from '../../src/modules/insights/extraction-repository.ts';
 import { extractDueBatch } from '../../src/modules/insights/extraction.ts';
 import { refreshRecommendations } from '../../src/modules/insights/recommendations.ts';
+import { upsertReviewsBulk } from '../../src/modules/reviews/bulk.ts';
+import { storesFor } from '../../src/stores.ts';
 import { startInsightsWorker } from '../../src/process/insights-worker.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import type { TestApp } from '../support/app.ts';
@@ -77,6 +79,30 @@ eachDatabase('a written review is queued with its write, read by the engine, and
   const second = await mentionsOf(t, key, review.id);
   assert.deepEqual(second.map((m) => [m.topic, m.sentiment]), [['Wi-Fi', 'negative']]);
   assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().sentiment, 'negative');
+});
+
+eachDatabase('a bulk import (repute import, the demo) queues each review with its batch, once, and a changed text again', async (t) => {
+  const tree = await createTree(t);
+  const bulk = { db: t.ctx.db, reviews: storesFor(t.testDb.database).reviews };
+  const input = (n: number, text: string) => ({
+    node_id: tree.properties[n % tree.properties.length]!, platform: 'google', external_id: `bulk-${n}`,
+    reviewed_at: '2026-10-01T12:00:00.000Z', rating: 4, sentiment: 'positive' as const, text,
+  });
+  // Review 0 twice in one batch (its key twice in a file): queued once.
+  const batch = [...Array.from({ length: 30 }, (_, n) => input(n, `The room ${n} was spotless.`)), input(0, 'The staff were lovely.')];
+  const outcomes = await upsertReviewsBulk(bulk, tree.accountId, batch);
+  assert.ok(outcomes.every((o) => o.status !== 'rejected'), JSON.stringify(outcomes));
+  const ids = await t.ctx.db.selectFrom('reviews').select('id').where('account_id', '=', tree.accountId).execute();
+  assert.equal(ids.length, 30);
+  assert.deepEqual((await queued(t.ctx.db)).sort(), ids.map((r) => r.id).sort());
+  await drain(t);
+  assert.deepEqual(await queued(t.ctx.db), []);
+
+  // The same review again queues nothing (its sentiment is given, so nothing is left to compute); a
+  // changed text is queued again.
+  await upsertReviewsBulk(bulk, tree.accountId, [input(1, 'The room 1 was spotless.'), input(2, 'The wifi kept dropping.')]);
+  const changed = await t.ctx.db.selectFrom('reviews').select('id').where('external_id', '=', 'bulk-2').executeTakeFirstOrThrow();
+  assert.deepEqual(await queued(t.ctx.db), [changed.id]);
 });
 
 eachDatabase('a given sentiment is kept; hidden reviews keep their mentions marked is_hidden; an operator\'s mention stays', async (t) => {

@@ -1,17 +1,27 @@
 // Bulk review writes on PostgreSQL: multi-row INSERT … ON CONFLICT DO NOTHING RETURNING; the rows
 // it skipped exist, so they are read (locked) for their old values and updated with one multi-row upsert.
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { PostgresDatabase } from '../../db/connect.ts';
 import type { ReviewRow } from '../../db/schema.ts';
 import { insertEventRows } from '../../events/outbox.ts';
-import { queueExtraction, REVIEW_FIELD_COLUMNS, type ReviewBulkStore } from './repository.ts';
+import { REVIEW_FIELD_COLUMNS, type ReviewBulkStore } from './repository.ts';
 
 const CHUNK = 1000;
+
+// A batch's insights queue rows in one statement over two arrays: the same text for every batch (a
+// named statement, parsed once per connection) instead of a VALUES list of five bound values per
+// review built and parsed again for each batch.
+const QUEUE_BATCH = `insert into extraction_queue (review_id, account_id, enqueued_at, lease_until, attempts)
+  select q.review_id, q.account_id, $3, null, 0 from unnest($1::text[], $2::text[]) as q(review_id, account_id)
+  on conflict (review_id) do update set enqueued_at = excluded.enqueued_at, lease_until = null, attempts = 0`;
 
 export function postgresReviewBulkStore(_database: PostgresDatabase): ReviewBulkStore {
   return {
     eventRows: insertEventRows,
-    queueRows: queueExtraction,
+    async queueRows(trx, reviews, now) {
+      if (reviews.length === 0) return;
+      await trx.executeQuery(CompiledQuery.raw(QUEUE_BATCH, [reviews.map((r) => r.id), reviews.map((r) => r.account_id), now]));
+    },
     async writeRun(trx, accountId, run) {
       const inserted = new Set<string>();
       for (let i = 0; i < run.length; i += CHUNK) {
