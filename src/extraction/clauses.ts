@@ -2,11 +2,8 @@
 // Spanish and Italian superlatives read as the word they intensify; scare quotes read as irony) →
 // clauses (punctuation, contrast, concessive and exception words; a clause without a topic joins its
 // neighbour). engine.ts reads the opinions of these clauses.
-import { type CompiledLexicon, firstWordMatches, type Phrase, wordMatches } from './lexicon.ts';
+import { type CompiledLexicon, firstWordMatches, type Meaning, NO_MEANING, type Phrase, wordMatches } from './lexicon.ts';
 import type { Token } from './tokens.ts';
-
-/** What a hit takes over from the phrase it matched. */
-type Meaning = Pick<Phrase, 'topic' | 'polarity' | 'role' | 'weak' | 'problem' | 'concessive' | 'exception' | 'negatorLed' | 'backward' | 'other' | 'exclamation' | 'cheap' | 'postponed'>;
 
 /** A phrase found in the text: what it means, and where. */
 export interface Hit extends Meaning {
@@ -128,11 +125,6 @@ function backstopAt(lexicon: CompiledLexicon, word: string, i: number): Hit | nu
 /** A hit that is only an opinion (or nothing): no topic, no role. */
 const plainHit = (first: number, last: number, polarity: number, chars: number): Hit =>
   ({ first, last, chars, ...NO_MEANING, polarity });
-
-const NO_MEANING: Meaning = {
-  topic: null, polarity: 0, role: null, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, other: false, exclamation: false, cheap: false, postponed: false,
-};
-
 const SUPERLATIVE: Record<string, RegExp> = { es: /ísim[oa]s?$/, it: /issim[oaie]$/ };
 
 /** The stem of a Spanish or Italian absolute superlative ("carísimas" → "car"), else null. */

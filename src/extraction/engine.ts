@@ -288,8 +288,8 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   const inheritedOpinion = terms.reduce((sum, term) => (aspect(term) ? sum : sum + term.score), 0);
   // Not one that names a thing outside the topics: "ottima, ma la sala era piccola" is about the room it names.
   const namesOther = clause.hits.some((h) => h.other && h.topic === null);
+  const nouns = inherited?.filter((t) => !t.evaluative) ?? [];
   if (inherited && inheritedOpinion !== 0 && !namesOther && topics.every((t) => t.evaluative || t.topic === 'Value')) {
-    const nouns = inherited.filter((t) => !t.evaluative);
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
       if (!topics.some((own) => own.topic === t.topic)) {
         // The guest's last word on a noun named before the contrast dominates, as on one named after
@@ -303,7 +303,7 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   // before it: "camera grande, ma niente di che" is a room that is fine, nothing special.
   const lukewarm = clause.hits.some((h) => h.role === 'lukewarm');
   if (inherited && lukewarm && inheritedOpinion === 0 && !namesOther && topics.length === 0) {
-    for (const t of inherited.filter((i) => !i.evaluative)) {
+    for (const t of nouns) {
       topics.push({ topic: t.topic, at: clause.first, score: 0, opinion: false, weak: false, direct: true, evaluative: false, lukewarm: true, closest: null });
     }
   }

@@ -121,6 +121,14 @@ export interface Phrase {
   postponed: boolean;
 }
 
+/** What a hit in a clause takes over from the phrase it matched (src/extraction/clauses.ts). */
+export type Meaning = Pick<Phrase, 'topic' | 'polarity' | 'role' | 'weak' | 'problem' | 'concessive' | 'exception' | 'negatorLed' | 'backward' | 'other' | 'exclamation' | 'cheap' | 'postponed'>;
+
+/** A phrase's meaning before any list of the lexicon names it, and a plain opinion's: nothing. */
+export const NO_MEANING: Readonly<Meaning> = {
+  topic: null, polarity: 0, role: null, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, other: false, exclamation: false, cheap: false, postponed: false,
+};
+
 interface Word {
   text: string;
   prefix: boolean;
@@ -161,7 +169,7 @@ export function compileLexicon(file: LexiconFile, backstop: ReadonlyMap<string, 
     if (!found) {
       const words = key.split(' ').map(parseWord);
       const weight = words.reduce((n, w) => n + w.text.length + 1, 0);
-      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, topic: null, polarity: 0, role: null, ignore: false, weak: false, problem: false, concessive: false, exception: false, negatorLed: false, backward: false, neutral: false, other: false, exclamation: false, cheap: false, postponed: false } };
+      found = { first: words[0]!, phrase: { rest: words.slice(1), weight, ...NO_MEANING, ignore: false, neutral: false } };
       byPattern.set(key, found);
     }
     return found.phrase;

@@ -110,16 +110,8 @@ const queueOne = compiledOnce((db, reviewId: string, accountId: string, now: str
  * it waited or was being read) gets a fresh enqueued_at, so the worker reads it once more.
  */
 export const queueExtraction: QueueRowWriter = async (db, reviews, now) => {
-  if (reviews.length === 1) {
-    await queueOne(db, reviews[0]!.id, reviews[0]!.account_id, now);
-    return;
-  }
-  for (let i = 0; i < reviews.length; i += 500) {
-    await db.insertInto('extraction_queue')
-      .values(reviews.slice(i, i + 500).map((r) => ({ review_id: r.id, account_id: r.account_id, enqueued_at: now, lease_until: null, attempts: 0 })))
-      .onConflict((oc) => oc.column('review_id').doUpdateSet({ enqueued_at: now, lease_until: null, attempts: 0 }))
-      .execute();
-  }
+  // Single writes queue one review; imports queue their batches through their store's own writer.
+  for (const r of reviews) await queueOne(db, r.id, r.account_id, now);
 };
 
 export async function insertReview(db: Kysely<DB>, row: NewReview): Promise<void> {
