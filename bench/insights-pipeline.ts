@@ -1,7 +1,8 @@
 // Benchmark of the insights pipeline (issue 10), on SQLite and PostgreSQL:
 // - the write path's cost of queueing: the bulk import path (upsertReviewsBulk, what `repute import`
 //   and the demo run) and the admin upsert (upsertReview), each with the queue insert and without it
-//   (the bench-only switch), rounds interleaved on fresh databases; the ratio must stay ≥ 0.9;
+//   (the bench-only switch), written step by step on two fresh databases side by side (timeRound);
+//   the ratio must stay ≥ 0.9;
 // - the backfill: `repute insights extract`'s loop (extractDueBatch) over every queued review, in
 //   reviews/s, and the process's RSS growth from loading the engine.
 //   node --import tsx bench/insights-pipeline.ts [--reviews 20000] [--single 1000] [--rounds 3] [--dialect sqlite|postgres]
@@ -17,6 +18,7 @@ import type { ReviewInput } from '../src/modules/reviews/schemas.ts';
 import { extractionQueueing, upsertReview } from '../src/modules/reviews/service.ts';
 import { storesFor } from '../src/stores.ts';
 import { freshDatabase, type TestDatabase } from '../test/support/app.ts';
+import { analyze } from './support/data.ts';
 
 const { values: args } = parseArgs({
   options: { reviews: { type: 'string', default: '20000' }, single: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '3' }, dialect: { type: 'string' } },
@@ -53,33 +55,61 @@ async function setUp(dialect: Dialect): Promise<{ db: TestDatabase; accountId: s
   return { db, accountId: account.id, properties };
 }
 
-async function timeImport(dialect: Dialect, queue: boolean): Promise<number> {
-  const { db, accountId, properties } = await setUp(dialect);
+/**
+ * One round of a write path, with the queue and without it, on two fresh databases written side by
+ * side: each step (a batch of 1,000 imported reviews, or 50 admin upserts) runs on one database then
+ * the other, alternating which goes first. A PostgreSQL checkpoint or a slow fsync then falls on both
+ * alike, and both databases grow at the same pace. Only the writes are timed, not making up the
+ * reviews. Answers reviews/s with the queue and without it.
+ */
+async function timeRound(
+  dialect: Dialect, steps: number, size: number, tag: string,
+  write: (database: Awaited<ReturnType<typeof setUp>>, inputs: ReviewInput[]) => Promise<void>,
+): Promise<[number, number]> {
+  const withQueue = await setUp(dialect);
+  const without = await setUp(dialect);
+  const seconds = [0, 0];
+  let written = 0;
   try {
-    const inputs = reviews(seeded(1), properties, REVIEWS, 'r');
-    const bulk = { db: db.database.db, reviews: storesFor(db.database).reviews };
-    extractionQueueing.enabled = queue;
-    const started = performance.now();
-    for (let i = 0; i < inputs.length; i += 1000) await upsertReviewsBulk(bulk, accountId, inputs.slice(i, i + 1000));
-    return inputs.length / ((performance.now() - started) / 1000);
+    for (let i = 0; i < steps; i++) {
+      // The same reviews for both databases, each on its own properties.
+      const make = (d: typeof withQueue) => reviews(seeded(i + 1), d.properties, size, `${tag}${i}`);
+      for (const queue of i % 2 === 0 ? [true, false] : [false, true]) {
+        const database = queue ? withQueue : without;
+        const inputs = make(database);
+        extractionQueueing.enabled = queue;
+        const started = performance.now();
+        await write(database, inputs);
+        seconds[queue ? 0 : 1]! += (performance.now() - started) / 1000;
+      }
+      written += size;
+      // PostgreSQL plans a never-analyzed table from guesses: until autovacuum's first ANALYZE (up to a
+      // minute into a server's life, past the end of a round) the review upsert's identity lookup may
+      // take reviews_account_platform_time and filter every review of the account, on one database and
+      // not the other. Statistics after the first step measure the steady state on both alike.
+      if (i === 0 && dialect === 'postgres') for (const { db } of [withQueue, without]) await analyze(db.database);
+    }
+    return [written / seconds[0]!, written / seconds[1]!];
   } finally {
     extractionQueueing.enabled = true;
-    await db.drop();
+    await withQueue.db.drop();
+    await without.db.drop();
   }
 }
 
-async function timeSingle(dialect: Dialect, queue: boolean): Promise<number> {
-  const { db, accountId, properties } = await setUp(dialect);
-  try {
-    const inputs = reviews(seeded(2), properties, SINGLE, 's');
-    extractionQueueing.enabled = queue;
-    const started = performance.now();
+const IMPORT_BATCH = 1000;
+const UPSERT_STEP = 50;
+
+function timeImport(dialect: Dialect): Promise<[number, number]> {
+  return timeRound(dialect, Math.ceil(REVIEWS / IMPORT_BATCH), IMPORT_BATCH, 'r', async ({ db, accountId }, inputs) => {
+    await upsertReviewsBulk({ db: db.database.db, reviews: storesFor(db.database).reviews }, accountId, inputs);
+  });
+}
+
+function timeSingle(dialect: Dialect): Promise<[number, number]> {
+  return timeRound(dialect, Math.ceil(SINGLE / UPSERT_STEP), UPSERT_STEP, 's', async ({ db, accountId }, inputs) => {
     for (const input of inputs) await upsertReview(db.database.db, accountId, input);
-    return inputs.length / ((performance.now() - started) / 1000);
-  } finally {
-    extractionQueueing.enabled = true;
-    await db.drop();
-  }
+  });
 }
 
 // The engine's memory, measured first, before this process holds any data: lexicons compiled and
@@ -91,19 +121,26 @@ global.gc?.();
 const engineRssMb = Math.round((process.memoryUsage().rss - rssBeforeEngine) / 1048576);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** The rounds' own ratios (with ÷ without, the two measured next to each other), as the spread of the figure. */
+const spread = (withQueue: number[], without: number[]) => {
+  const ratios = withQueue.map((w, i) => w / without[i]!);
+  return `rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+};
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 
 for (const dialect of dialects) {
   const figures = { importWith: [] as number[], importWithout: [] as number[], singleWith: [] as number[], singleWithout: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
-    // Interleaved, alternating which goes first, so drift on a shared machine hits both.
-    const order = round % 2 === 0 ? [true, false] : [false, true];
-    for (const queue of order) (queue ? figures.importWith : figures.importWithout).push(await timeImport(dialect, queue));
-    for (const queue of order) (queue ? figures.singleWith : figures.singleWithout).push(await timeSingle(dialect, queue));
+    const [importWith, importWithout] = await timeImport(dialect);
+    figures.importWith.push(importWith);
+    figures.importWithout.push(importWithout);
+    const [singleWith, singleWithout] = await timeSingle(dialect);
+    figures.singleWith.push(singleWith);
+    figures.singleWithout.push(singleWithout);
   }
   console.log(`\n[${dialect}] write path, ${REVIEWS.toLocaleString('en-US')} imported reviews / ${SINGLE.toLocaleString('en-US')} admin upserts, ${ROUNDS} rounds (median):`);
-  console.log(`  import        with queue ${fmt(median(figures.importWith))} reviews/s, without ${fmt(median(figures.importWithout))} reviews/s, ratio ${(median(figures.importWith) / median(figures.importWithout)).toFixed(2)}`);
-  console.log(`  admin upsert  with queue ${fmt(median(figures.singleWith))} reviews/s, without ${fmt(median(figures.singleWithout))} reviews/s, ratio ${(median(figures.singleWith) / median(figures.singleWithout)).toFixed(2)}`);
+  console.log(`  import        with queue ${fmt(median(figures.importWith))} reviews/s, without ${fmt(median(figures.importWithout))} reviews/s, ratio ${(median(figures.importWith) / median(figures.importWithout)).toFixed(2)} (${spread(figures.importWith, figures.importWithout)})`);
+  console.log(`  admin upsert  with queue ${fmt(median(figures.singleWith))} reviews/s, without ${fmt(median(figures.singleWithout))} reviews/s, ratio ${(median(figures.singleWith) / median(figures.singleWithout)).toFixed(2)} (${spread(figures.singleWith, figures.singleWithout)})`);
 
   // The backfill: every imported review queued, read in the CLI's batches.
   const { db, accountId, properties } = await setUp(dialect);

@@ -14,6 +14,7 @@ import * as invitationPlanning from './migrations/2026-11-24T0600-invitation-pla
 import * as reviewMonthlyStats from './migrations/2026-11-24T0700-review-monthly-stats.ts';
 import * as monthlyStarsAndReplyTimes from './migrations/2026-11-26T1200-monthly-stars-and-reply-times.ts';
 import * as sessionChangeSignal from './migrations/2026-11-26T1400-session-change-signal.ts';
+import * as extractionQueueByReview from './migrations/2026-11-27T0400-extraction-queue-by-review.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0700-review-monthly-stats': reviewMonthlyStats,
   '2026-11-26T1200-monthly-stars-and-reply-times': monthlyStarsAndReplyTimes,
   '2026-11-26T1400-session-change-signal': sessionChangeSignal,
+  '2026-11-27T0400-extraction-queue-by-review': extractionQueueByReview,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.ts';
 import { connect } from '../../src/db/connect.ts';
+import * as queueByReviewMigration from '../../src/db/migrations/2026-11-27T0400-extraction-queue-by-review.ts';
 import { createExtractor } from '../../src/extraction/index.ts';
 import { claimExtractions } from '../../src/modules/insights/extraction-repository.ts';
 import { extractDueBatch } from '../../src/modules/insights/extraction.ts';
@@ -139,6 +140,25 @@ eachDatabase('a lease keeps a claimed review from a second claimer until it runs
   assert.deepEqual(await claimExtractions(t.ctx.db, '2026-11-24T00:00:30.000Z', '2026-11-24T00:01:30.000Z', 10), []);
   const again = await claimExtractions(t.ctx.db, '2026-11-24T00:02:00.000Z', '2026-11-24T00:03:00.000Z', 10);
   assert.deepEqual(again.map((c) => c.review_id), [review.id]);
+});
+
+eachDatabase('the queue keyed by review (2026-11-27 migration) keeps what waited, and claims take the oldest review first', async (t) => {
+  const tree = await createTree(t);
+  const older = await createReview(t, tree.accountId, tree.properties[0], { external_id: 'older', text: 'The staff were friendly.' });
+  const newer = await createReview(t, tree.accountId, tree.properties[1], { text: 'The bed was hard.' });
+  // The older review's text changes after the newer one was written: it is still read first.
+  const changed = await t.admin('POST', `/accounts/${tree.accountId}/reviews`, {
+    node_id: tree.properties[0], platform: 'google', external_id: 'older', reviewed_at: older.reviewed_at, rating: 4, text: 'The staff were rude.',
+  });
+  assert.equal(changed.statusCode, 200, changed.body);
+  // As a database migrated before it: the queue as it was, then the migration run on the rows waiting.
+  await queueByReviewMigration.down(t.ctx.db);
+  await queueByReviewMigration.up(t.ctx.db);
+  assert.deepEqual((await queued(t.ctx.db)).sort(), [older.id, newer.id].sort());
+  const first = await claimExtractions(t.ctx.db, '2026-11-24T00:00:00.000Z', '2026-11-24T00:01:00.000Z', 1);
+  assert.deepEqual(first.map((c) => c.review_id), [older.id]);
+  await drain(t);
+  assert.deepEqual(await queued(t.ctx.db), []);
 });
 
 eachDatabase('two workers claiming at the same moment never take the same review', async (t) => {

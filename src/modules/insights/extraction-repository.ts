@@ -11,13 +11,15 @@ export interface ClaimedExtraction {
 
 /**
  * Takes up to `limit` rows that are due (never leased, or their lease ran out: a worker died) and
- * leases them until `leaseUntil`. PostgreSQL skips rows another worker is claiming at the same moment
+ * leases them until `leaseUntil`, oldest review first: the queue's key is the review id, a UUIDv7
+ * (no index of its own for the order, which each queued review would write in the writer's
+ * transaction). PostgreSQL skips rows another worker is claiming at the same moment
  * (so two workers never read one review at once); SQLite has one writer at a time.
  */
 export async function claimExtractions(db: Kysely<DB>, now: string, leaseUntil: string, limit: number): Promise<ClaimedExtraction[]> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const due = sql`select review_id from extraction_queue where lease_until is null or lease_until < ${now}
-    order by enqueued_at limit ${limit}${pg ? sql` for update skip locked` : sql``}`;
+    order by review_id limit ${limit}${pg ? sql` for update skip locked` : sql``}`;
   const { rows } = await sql<ClaimedExtraction>`update extraction_queue set lease_until = ${leaseUntil}, attempts = attempts + 1
     where review_id in (${due}) returning review_id, enqueued_at`.execute(db);
   return rows;

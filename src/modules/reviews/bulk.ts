@@ -11,7 +11,7 @@ import { newId } from '../../lib/ids.ts';
 import { changeStamp } from '../../db/change-stamp.ts';
 import { accountLineages, notAccountNode } from '../nodes/service.ts';
 import { ruleMatches, toAlertRule } from './alerts.ts';
-import { applyStatsMany, type KeyedDelta, listAlertRules, monthlyContribution, monthOf, moveNodeCopies, type Planned, type ReviewBulkStore } from './repository.ts';
+import { applyStatsMany, type KeyedDelta, listAlertRules, monthlyContribution, monthOf, moveNodeCopies, type Planned, type QueuedReview, type ReviewBulkStore } from './repository.ts';
 import type { ReviewInput } from './schemas.ts';
 import { needsExtraction, queueForExtraction, reviewFields, toReview } from './service.ts';
 
@@ -53,14 +53,14 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     let run: Planned[] = [];
     let keys = new Set<string>();
     const created: ReviewRow[] = [];
-    const toRead: ReviewRow[] = [];
+    const toRead: QueuedReview[] = [];
     const stats: KeyedDelta[] = [];
     const flush = async () => {
       if (run.length === 0) return;
       const written = await ctx.reviews.writeRun(trx, accountId, run);
       for (const w of written) {
         outcomes[w.index] = { status: w.old ? 'updated' : 'created', id: w.row.id };
-        if (needsExtraction(w.old, w.row)) toRead.push(w.row);
+        if (needsExtraction(w.old, w.row)) toRead.push({ id: w.row.id, created: w.old === null });
         if (w.old) addStats(stats, w.old, -1);
         else created.push(w.row);
         if (w.old && w.old.node_id !== w.row.node_id) await moveNodeCopies(trx, w.row.id, w.row.node_id);
@@ -84,7 +84,7 @@ async function runBatch(ctx: BulkContext, accountId: string, inputs: readonly Re
     }
     await flush();
 
-    await queueForExtraction(trx, toRead, now, ctx.reviews.queueRows);
+    await queueForExtraction(trx, accountId, toRead, now, ctx.reviews.queueRows);
     await applyStatsMany(trx, stats);
     const events: NewEvent[] = [];
     if (created.length > 0) {

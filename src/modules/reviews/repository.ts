@@ -96,8 +96,15 @@ export async function moveNodeCopies(db: Kysely<DB>, reviewId: string, nodeId: s
   await db.updateTable('mentions').set({ node_id: nodeId }).where('review_id', '=', reviewId).execute();
 }
 
+/** A review of the account to queue for the insights engine. */
+export interface QueuedReview {
+  id: string;
+  /** Created by this write: no queue row can exist for it yet, so a plain insert will do. */
+  created: boolean;
+}
+
 /** Writes queue rows for the insights engine in the caller's transaction (queueExtraction, or a store's faster one). */
-export type QueueRowWriter = (db: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string) => Promise<void>;
+export type QueueRowWriter = (db: Kysely<DB>, accountId: string, reviews: readonly QueuedReview[], now: string) => Promise<void>;
 
 // One review's queue row (every single review write): built once, then only bound.
 const queueOne = compiledOnce((db, reviewId: string, accountId: string, now: string) => db.insertInto('extraction_queue')
@@ -109,9 +116,9 @@ const queueOne = compiledOnce((db, reviewId: string, accountId: string, now: str
  * rows, reads the reviews and replaces their mentions. A review queued again (its text changed while
  * it waited or was being read) gets a fresh enqueued_at, so the worker reads it once more.
  */
-export const queueExtraction: QueueRowWriter = async (db, reviews, now) => {
+export const queueExtraction: QueueRowWriter = async (db, accountId, reviews, now) => {
   // Single writes queue one review; imports queue their batches through their store's own writer.
-  for (const r of reviews) await queueOne(db, r.id, r.account_id, now);
+  for (const r of reviews) await queueOne(db, r.id, accountId, now);
 };
 
 export async function insertReview(db: Kysely<DB>, row: NewReview): Promise<void> {

@@ -142,12 +142,13 @@ export const extractionQueueing = { enabled: true };
 
 /** Queues the reviews a write gave something new to read (through a store's writer), and wakes the worker after the commit. */
 export async function queueForExtraction(
-  trx: Kysely<DB>, reviews: ReadonlyArray<Pick<ReviewRow, 'id' | 'account_id'>>, now: string, write: repo.QueueRowWriter = repo.queueExtraction,
+  trx: Kysely<DB>, accountId: string, reviews: readonly repo.QueuedReview[], now: string, write: repo.QueueRowWriter = repo.queueExtraction,
 ): Promise<void> {
   if (reviews.length === 0 || !extractionQueueing.enabled) return;
-  // A batch that writes one review twice (its key twice in a file) queues it once.
+  // A batch that writes one review twice (its key twice in a file) queues it once, as its last
+  // write says (created, then updated: not created).
   const unique = [...new Map(reviews.map((r) => [r.id, r])).values()];
-  await write(trx, unique, now);
+  await write(trx, accountId, unique, now);
   wakeAfterCommit(trx);
 }
 
@@ -172,14 +173,14 @@ async function upsertReviewOnce(db: Kysely<DB>, accountId: string, input: Review
     if (existing) {
       const updated: ReviewRow = { ...existing, ...fields };
       await repo.updateReview(trx, existing.id, fields);
-      if (needsExtraction(existing, updated)) await queueForExtraction(trx, [updated], now);
+      if (needsExtraction(existing, updated)) await queueForExtraction(trx, accountId, [{ id: updated.id, created: false }], now);
       await moveStats(trx, existing, updated);
       if (updated.node_id !== existing.node_id) await repo.moveNodeCopies(trx, existing.id, updated.node_id);
       return { review: toReview(updated), created: false };
     }
     const row: ReviewRow = { id: newId(), account_id: accountId, platform: input.platform, external_id: input.external_id, created_at: now, ...fields };
     await repo.insertReview(trx, row);
-    if (needsExtraction(null, row)) await queueForExtraction(trx, [row], now);
+    if (needsExtraction(null, row)) await queueForExtraction(trx, accountId, [{ id: row.id, created: true }], now);
     await repo.applyStats(trx, row, repo.monthlyContribution(row, 1));
     const review = toReview(row);
     await appendEvent(trx, { accountId, type: 'review.received', data: { review } });

@@ -10,14 +10,18 @@ export function sqliteReviewBulkStore({ sqlite }: SqliteDatabase): ReviewBulkSto
     ON CONFLICT (account_id, platform, external_id) DO NOTHING`);
   const find = sqlite.prepare('SELECT * FROM reviews WHERE account_id = ? AND platform = ? AND external_id = ?');
   const update = sqlite.prepare(`UPDATE reviews SET ${REVIEW_FIELD_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`);
-  // The insights queue row of each review a batch gave something to read: one prepared upsert per row,
-  // not a multi-row insert built per batch (building it cost ~9 µs a review, 14 % of an import).
+  // The insights queue rows of a batch's reviews: one prepared statement over the batch's ids as a
+  // JSON array, not a statement per review nor a multi-row insert built per batch (building that cost
+  // ~9 µs a review, 14 % of an import). `where true` lets SQLite parse the upsert after a select. Unlike
+  // PostgreSQL's, SQLite's upsert costs no more than a plain insert (~3 µs a row either way, measured),
+  // so created and changed reviews share it.
   const queue = sqlite.prepare<[string, string, string]>(`INSERT INTO extraction_queue (review_id, account_id, enqueued_at, lease_until, attempts)
-    VALUES (?, ?, ?, NULL, 0) ON CONFLICT (review_id) DO UPDATE SET enqueued_at = excluded.enqueued_at, lease_until = NULL, attempts = 0`);
+    SELECT value, ?, ?, NULL, 0 FROM json_each(?) WHERE true
+    ON CONFLICT (review_id) DO UPDATE SET enqueued_at = excluded.enqueued_at, lease_until = NULL, attempts = 0`);
   return {
     eventRows: sqliteEventRows(sqlite),
-    async queueRows(_trx, reviews, now) {
-      for (const r of reviews) queue.run(r.id, r.account_id, now);
+    async queueRows(_trx, accountId, reviews, now) {
+      queue.run(accountId, now, JSON.stringify(reviews.map((r) => r.id)));
     },
     async writeRun(_trx, _accountId, run) {
       return run.map(({ index, row }) => {
