@@ -17,7 +17,17 @@ export interface Principal {
   inSubtree(nodeId: string): boolean;
 }
 
-/** The principal's subtree as the paged list queries take it. */
-export const subtreeScope = (p: Principal): SubtreeScope => ({
-  accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot, accountNodes: p.accountNodes,
-});
+const scopes = new WeakMap<Principal, SubtreeScope>();
+
+/**
+ * The principal's subtree as the paged list queries take it: one object per principal (a cached key's
+ * principal serves many requests), so subtreePageQuery can keep its first pages' compiled queries.
+ */
+export function subtreeScope(p: Principal): SubtreeScope {
+  let scope = scopes.get(p);
+  if (scope === undefined) {
+    scope = { accountId: p.accountId, nodes: p.subtree, wholeAccount: p.isAccountRoot, accountNodes: p.accountNodes };
+    scopes.set(p, scope);
+  }
+  return scope;
+}

@@ -99,6 +99,23 @@ export function subtreePageQuery<O>(
   if (template === undefined || order !== 'desc') return buildPageQuery(db, scope, after, limit, timeColumn, base, shape, order);
   const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg' : 'sqlite';
   const key = `${template}|${dialect}|${timeColumn}|${shape}|${scope.nodes.length}|${after ? 1 : 0}|${limit}`;
+  if (after === null) {
+    // A first page has no value but the scope's: the same scope object (a principal's) gets the same query.
+    let pages = firstPages.get(scope);
+    const known = pages?.get(key);
+    if (known !== undefined) return known as CompiledQuery<O>;
+    const query = filledTemplate(db, scope, null, limit, timeColumn, base, shape, key);
+    if (pages === undefined) firstPages.set(scope, (pages = new Map()));
+    pages.set(key, query);
+    return query;
+  }
+  return filledTemplate(db, scope, after, limit, timeColumn, base, shape, key);
+}
+
+/** The query of a page from its template (built on first use), with this call's values bound. */
+function filledTemplate<O>(
+  db: Kysely<DB>, scope: SubtreeScope, after: Keyset | null, limit: number, timeColumn: string, base: Base<O>, shape: SubtreeShape, key: string,
+): CompiledQuery<O> {
   let t = templates.get(key);
   if (t === undefined) {
     t = makeTemplate(db, scope, after !== null, limit, timeColumn, base, shape);
@@ -128,6 +145,8 @@ interface Template {
 }
 
 const templates = new Map<string, Template | null>();
+/** First pages' queries per scope object, by template key; a scope that is no longer used takes its own with it. */
+const firstPages = new WeakMap<SubtreeScope, Map<string, CompiledQuery<unknown>>>();
 
 /** Builds the query with slots for every value of the scope; null when some value did not end up as a parameter of its own. */
 function makeTemplate<O>(

@@ -42,26 +42,38 @@ function textFault(text: string): string | null {
   return null;
 }
 
+/** A value still to look at, and where it sits: its JSON pointer is only spelled out for a fault. */
+interface Visit {
+  value: unknown;
+  parent: Visit | null;
+  key: string;
+}
+
+const pointerOf = (visit: Visit): string =>
+  visit.parent === null ? '' : `${pointerOf(visit.parent)}/${visit.key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+
 /**
  * The first string (value or key) that is not storable text, or number that is not finite, as an
  * Ajv-style error at its JSON pointer; null when there is none. Iterative: bodies may nest deeply.
+ * Every request passes through here, nearly always clean, so no path is built until there is a fault.
  */
 export function findUnstorable(data: unknown): AjvError | null {
-  const stack: [unknown, string][] = [[data, '']];
-  const fault = (instancePath: string, message: string): AjvError => ({ instancePath, keyword: 'text', message, params: {} });
+  const stack: Visit[] = [{ value: data, parent: null, key: '' }];
+  const fault = (visit: Visit, message: string): AjvError => ({ instancePath: pointerOf(visit), keyword: 'text', message, params: {} });
   while (stack.length > 0) {
-    const [value, path] = stack.pop()!;
+    const visit = stack.pop()!;
+    const { value } = visit;
     if (typeof value === 'string') {
       const why = textFault(value);
-      if (why !== null) return fault(path, why);
+      if (why !== null) return fault(visit, why);
     } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return fault(path, 'must be a finite number');
+      if (!Number.isFinite(value)) return fault(visit, 'must be a finite number');
     } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        const childPath = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      for (const key of Object.keys(value)) {
+        const child: Visit = { value: (value as Record<string, unknown>)[key], parent: visit, key };
         const why = textFault(key);
-        if (why !== null) return fault(childPath, `(a key) ${why}`);
-        stack.push([child, childPath]);
+        if (why !== null) return fault(child, `(a key) ${why}`);
+        stack.push(child);
       }
     }
   }
