@@ -105,7 +105,10 @@ export function subtreePageQuery<O>(
     const known = pages?.get(key);
     if (known !== undefined) return known as CompiledQuery<O>;
     const query = filledTemplate(db, scope, null, limit, timeColumn, base, shape, key);
-    if (pages === undefined) firstPages.set(scope, (pages = new Map()));
+    if (pages === undefined) {
+      pages = new Map();
+      firstPages.set(scope, pages);
+    }
     pages.set(key, query);
     return query;
   }
