@@ -6,6 +6,7 @@
 // - the backfill: `repute insights extract`'s loop (extractDueBatch) over every queued review, in
 //   reviews/s, and the process's RSS growth from loading the engine.
 //   node --import tsx bench/insights-pipeline.ts [--reviews 20000] [--single 1000] [--rounds 3] [--dialect sqlite|postgres]
+//   (--reviews and --single are rounded up to whole steps: 1,000 imported reviews, 50 upserts)
 import { parseArgs } from 'node:util';
 import type { Dialect } from '../src/db/connect.ts';
 import { seeded } from '../src/demo/random.ts';
