@@ -1,5 +1,5 @@
 // Benchmark (issue 14): Repute against the floor of its stack, measured from outside.
-//   node --import tsx bench/floor.ts [--reviews 1000000] [--seconds 4] [--rounds 6] [--connections 16] [--db sqlite|postgres|both]
+//   node --import tsx bench/floor.ts [--reviews 1000000] [--seconds 4] [--slice 1] [--rounds 6] [--connections 16] [--db sqlite|postgres|both]
 //     [--only page1,deep,scores,mentions,guests]
 // Data: one account, root → 5 groups → 10 properties, N reviews (55% in the first group, whose key
 // is used), a mention for about every fourth review. Two servers on the same database, each in its
@@ -10,7 +10,9 @@
 //    envelope, JSON.stringify.
 // Both answers are checked byte for byte (md5) before any load. Load: wrk -t1 -c16 (Debian's
 // package, installed when missing), first 2 s unmeasured per scenario and server (warm-up), then
-// in rounds interleaved between the servers; per scenario and
+// in rounds interleaved between the servers, each round's seconds cut into slices of --slice s run
+// floor, Repute, Repute, floor, … (ABBA), so that this shared machine's speed, which moves within
+// seconds, falls on both alike instead of on whichever server ran in a slow stretch; per scenario and
 // server: req/s, p50/p99 latency, and the server's CPU time per request (/proc/<pid>/stat); per
 // scenario the ratio of the means and the median of the rounds' paired ratios.
 // Scenarios: GET /reviews page 1 and page 20,000, GET /analytics/scores, GET /insights/mentions
@@ -34,13 +36,16 @@ import type { FloorOptions } from './support/floor-server.ts';
 
 const { values: args } = parseArgs({
   options: {
-    reviews: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '6' },
+    reviews: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '4' }, slice: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '6' },
     connections: { type: 'string', default: '16' }, db: { type: 'string', default: 'both' },
     only: { type: 'string' },
   },
 });
 const REVIEWS = Number(args.reviews);
 const SECONDS = Number(args.seconds);
+/** Slices per server and round: each a wrk run of SECONDS / SLICES s. */
+const SLICES = Math.max(1, Math.round(SECONDS / Number(args.slice)));
 const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
 const DEEP_PAGE = 20_000;
@@ -63,10 +68,21 @@ function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
 }
 
-interface Figures { rps: number; p50: number; p99: number; cpuPerRequest: number; errors: number }
+interface Figures { rps: number; p50: number; p99: number; cpuPerRequest: number; errors: number; requests: number; seconds: number }
+
+/** Several wrk runs against one server as one: requests over their summed time, CPU over their requests, the mean of their percentiles. */
+function combined(runs: Figures[]): Figures {
+  const sum = (k: keyof Figures) => runs.reduce((s, f) => s + f[k], 0);
+  const requests = sum('requests');
+  const seconds = sum('seconds');
+  return {
+    rps: requests / seconds, p50: sum('p50') / runs.length, p99: sum('p99') / runs.length,
+    cpuPerRequest: runs.reduce((s, f) => s + f.cpuPerRequest * f.requests, 0) / Math.max(1, requests), errors: sum('errors'), requests, seconds,
+  };
+}
 
 /** `wrk --latency` against one URL (with a Lua script: its requests); latency lines read as ms. */
-function wrk(url: string, key: string, pid: number, script?: string, seconds = SECONDS): Figures {
+function wrk(url: string, key: string, pid: number, script?: string, seconds = SECONDS / SLICES): Figures {
   const before = cpuMicros(pid);
   const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${key}`, ...(script ? ['-s', script] : []), url], { encoding: 'utf8' });
   const cpu = cpuMicros(pid) - before;
@@ -75,9 +91,11 @@ function wrk(url: string, key: string, pid: number, script?: string, seconds = S
     if (!m) throw new Error(`wrk: no ${label}% latency in\n${out}`);
     return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
   };
-  const requests = Number(/(\d+) requests in/.exec(out)![1]);
+  const run = /(\d+) requests in ([\d.]+)(ms|s|m)\b/.exec(out)!;
+  const requests = Number(run[1]);
+  const took = Number(run[2]) * (run[3] === 'ms' ? 0.001 : run[3] === 'm' ? 60 : 1);
   const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((s, n) => s + Number(n), 0) ?? 0);
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: ms('50'), p99: ms('99'), cpuPerRequest: cpu / Math.max(1, requests), errors };
+  return { rps: requests / took, p50: ms('50'), p99: ms('99'), cpuPerRequest: cpu / Math.max(1, requests), errors, requests, seconds: took };
 }
 
 /**
@@ -209,9 +227,9 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
         throw new Error(`guests: the answers differ\n  repute ${pushes[0]!.status} ${pushes[0]!.body}\n  floor  ${pushes[1]!.status} ${pushes[1]!.body}`);
       }
       console.log(`  guests    same answer (201; ids, times, e-mail and booking number aside): ${pushes[0]!.body.slice(0, 100)}…`);
-      const scenarios: Array<[string, string, ((who: string, round: number) => string) | null]> = [
+      const scenarios: Array<[string, string, ((who: string, run: string) => string) | null]> = [
         ...Object.entries(paths).map(([name, path]) => [name, path, null] as [string, string, null]),
-        ['guests', '/api/v4/guests', (who, round) => pushScript(guestProperty, `${dialect}-${who}-${round}`)],
+        ['guests', '/api/v4/guests', (who, run) => pushScript(guestProperty, `${dialect}-${who}-${run}`)],
       ];
       const results = new Map<string, { repute: Figures[]; floor: Figures[] }>();
       const only = args.only?.split(',');
@@ -219,17 +237,21 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
       // Both servers first run each scenario unmeasured, so the rounds compare compiled code, not
       // the JIT's first seconds (which cost the larger program more).
       for (const [name, path, script] of chosen) {
-        for (const [who, server] of [['floor', floor], ['repute', repute]] as const) wrk(`${server.url}${path}`, seed.groupKey, server.pid, script?.(who, 0), WARM_UP_SECONDS);
+        for (const [who, server] of [['floor', floor], ['repute', repute]] as const) wrk(`${server.url}${path}`, seed.groupKey, server.pid, script?.(who, 'warm-up'), WARM_UP_SECONDS);
         console.log(`    warmed up ${name}`);
       }
       for (let round = 1; round <= ROUNDS; round++) {
         for (const [name, path, script] of chosen) {
           const r = results.get(name) ?? { repute: [], floor: [] };
           results.set(name, r);
-          // Interleaved, the order alternating by round, so drift on this shared machine falls on both alike.
-          const order = round % 2 ? [['floor', floor], ['repute', repute]] as const : [['repute', repute], ['floor', floor]] as const;
-          for (const [who, server] of order) {
-            const f = wrk(`${server.url}${path}`, seed.groupKey, server.pid, script?.(who, round));
+          // Slices ABBA: the first server of each pair alternates by slice and by round.
+          const runs = { floor: [] as Figures[], repute: [] as Figures[] };
+          for (let slice = 0; slice < SLICES; slice++) {
+            const order = (round + slice) % 2 ? [['floor', floor], ['repute', repute]] as const : [['repute', repute], ['floor', floor]] as const;
+            for (const [who, server] of order) runs[who].push(wrk(`${server.url}${path}`, seed.groupKey, server.pid, script?.(who, `${round}.${slice}`)));
+          }
+          for (const who of ['floor', 'repute'] as const) {
+            const f = combined(runs[who]);
             r[who].push(f);
             console.log(`    round ${round} ${name.padEnd(9)} ${who.padEnd(6)} ${fmt(f.rps).padStart(6)} req/s  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  CPU ${fmt(f.cpuPerRequest)} µs/req${f.errors ? `  ${f.errors} errors` : ''}`);
           }
@@ -263,5 +285,5 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
 ensureWrk();
 const summary: string[] = [];
 for (const dialect of dialects) summary.push(...(await benchDialect(dialect)));
-console.log(`\nsummary (mean of ${ROUNDS} rounds of ${SECONDS} s, wrk -t1 -c${CONNECTIONS})\n${summary.join('\n')}`);
+console.log(`\nsummary (mean of ${ROUNDS} rounds of ${SECONDS} s per server in ${SLICES} interleaved slices, wrk -t1 -c${CONNECTIONS})\n${summary.join('\n')}`);
 process.exit(0);

@@ -92,7 +92,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     done(closing ? domainError('shutting_down', 'this instance is shutting down: retry, another instance will answer', { 'Retry-After': '1' }) : undefined);
   });
   app.addHook('onSend', (request, reply, _payload, done) => {
-    reply.header('X-Request-Id', request.id);
+    reply.header('x-request-id', request.id); // lower case: how Fastify keeps (and sends) every name
     // An answer given before the body has all arrived (a 401 for a bad key, say) ends the
     // connection too: otherwise it would wait for the rest of a body nobody will read.
     if (closing || request.raw.complete === false) reply.header('Connection', 'close');

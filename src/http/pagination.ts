@@ -5,7 +5,7 @@
 // cursor and limit, so a cursor cannot carry one filtered list's position into another). A cursor that was forged, edited, or taken
 // from another list or account is refused with 400, instead of paging from wherever it points.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Keyset } from '../db/keyset.ts';
 import { isUuid } from '../lib/ids.ts';
 import { AppError } from './errors.ts';
@@ -41,9 +41,12 @@ export function listBinding(accountId: string, routeUrl: string, params: unknown
   return `${accountId}\n${routeUrl}\n${JSON.stringify(params ?? {})}`;
 }
 
-/** The binding of the list a request reads (the key's account, this route, these path parameters). */
-export const bindingOf = (request: FastifyRequest): string =>
-  listBinding(request.principal.accountId, request.routeOptions.url ?? '', request.params);
+/**
+ * The URL pattern of a list route, prefix included (/api/v4/reviews): what its cursors are bound to.
+ * Worked out once when the route is declared: request.routeOptions.url says the same but builds a
+ * new object on every read.
+ */
+export const listUrl = (app: FastifyInstance, path: string): string => `${app.prefix}${path}`;
 
 export interface Cursors {
   /** The position a request's cursor names, null without one; 400 when it is not a cursor of this list. */
@@ -82,13 +85,14 @@ export function cursorsFor(secretKey: Buffer): Cursors {
   return codec;
 }
 
-/** A paginated route's answer: the request's cursor opened against its list, the next one sealed to it. */
+/** A paginated route's answer (`url`: its listUrl): the request's cursor opened against its list, the next one sealed to it. */
 export async function pageOf<T>(
-  cursors: Cursors, request: FastifyRequest, query: { cursor?: string; limit?: number },
+  cursors: Cursors, url: string, request: FastifyRequest, query: { cursor?: string; limit?: number },
   fetch: (after: Keyset | null, limit: number) => Promise<PageOf<T>>,
 ): Promise<PageOf<T>> {
+  const list = listBinding(request.principal.accountId, url, request.params);
   const filters = filterBinding(query);
-  const binding = filters === '' ? bindingOf(request) : `${bindingOf(request)}\n${filters}`;
+  const binding = filters === '' ? list : `${list}\n${filters}`;
   return cursors.sealPage(binding, await fetch(cursors.open(binding, query.cursor), query.limit ?? 25));
 }
 

@@ -160,7 +160,7 @@ export interface WindowHit {
   over: boolean;
   /** Whole seconds until the window ends (at least 1). */
   resetS: number;
-  /** The RateLimit-* headers of this hit. */
+  /** The RateLimit-* headers of this hit (names in lower case). */
   headers: Record<string, string>;
   degraded?: Error;
 }
@@ -173,10 +173,11 @@ export async function countHit(store: RateLimitStore, key: string, max: number, 
 /** What a window's count means for a limit of `max`. */
 function windowHit({ count, resetMs, degraded }: WindowCount, max: number): WindowHit {
   const resetS = Math.max(1, Math.ceil(resetMs / 1000));
+  // Named in lower case, as Fastify stores (and sends) every header name: it then has nothing to convert.
   const headers = {
-    'RateLimit-Limit': String(max),
-    'RateLimit-Remaining': String(Math.max(0, max - count)),
-    'RateLimit-Reset': String(resetS),
+    'ratelimit-limit': String(max),
+    'ratelimit-remaining': String(Math.max(0, max - count)),
+    'ratelimit-reset': String(resetS),
   };
   return { over: count > max, resetS, headers, ...(degraded ? { degraded } : {}) };
 }

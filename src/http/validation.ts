@@ -42,7 +42,7 @@ function textFault(text: string): string | null {
   return null;
 }
 
-/** A value still to look at, and where it sits: its JSON pointer is only spelled out for a fault. */
+/** An object still to look into, and where it sits: its JSON pointer is only spelled out for a fault. */
 interface Visit {
   value: unknown;
   parent: Visit | null;
@@ -52,29 +52,36 @@ interface Visit {
 const pointerOf = (visit: Visit): string =>
   visit.parent === null ? '' : `${pointerOf(visit.parent)}/${visit.key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
 
+/** What no single value of a request may be, and why (objects and arrays are looked into instead). */
+function valueFault(value: unknown): string | null {
+  if (typeof value === 'string') return textFault(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'must be a finite number';
+  return null;
+}
+
 /**
  * The first string (value or key) that is not storable text, or number that is not finite, as an
  * Ajv-style error at its JSON pointer; null when there is none. Iterative: bodies may nest deeply.
- * Every request passes through here, nearly always clean, so no path is built until there is a fault.
+ * Every request passes through here, nearly always clean, so only objects are kept to visit (a query
+ * string's flat values are checked where they are met) and no path is built until there is a fault.
  */
 export function findUnstorable(data: unknown): AjvError | null {
-  const stack: Visit[] = [{ value: data, parent: null, key: '' }];
-  const fault = (visit: Visit, message: string): AjvError => ({ instancePath: pointerOf(visit), keyword: 'text', message, params: {} });
+  const fault = (at: Visit, message: string): AjvError => ({ instancePath: pointerOf(at), keyword: 'text', message, params: {} });
+  const root: Visit = { value: data, parent: null, key: '' };
+  const rootFault = valueFault(data);
+  if (rootFault !== null) return fault(root, rootFault);
+  if (data === null || typeof data !== 'object') return null;
+  const stack: Visit[] = [root];
   while (stack.length > 0) {
     const visit = stack.pop()!;
-    const { value } = visit;
-    if (typeof value === 'string') {
-      const why = textFault(value);
-      if (why !== null) return fault(visit, why);
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return fault(visit, 'must be a finite number');
-    } else if (value !== null && typeof value === 'object') {
-      for (const key of Object.keys(value)) {
-        const child: Visit = { value: (value as Record<string, unknown>)[key], parent: visit, key };
-        const why = textFault(key);
-        if (why !== null) return fault(child, `(a key) ${why}`);
-        stack.push(child);
-      }
+    const object = visit.value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const value = object[key];
+      const keyFault = textFault(key);
+      if (keyFault !== null) return fault({ value, parent: visit, key }, `(a key) ${keyFault}`);
+      const why = valueFault(value);
+      if (why !== null) return fault({ value, parent: visit, key }, why);
+      if (value !== null && typeof value === 'object') stack.push({ value, parent: visit, key });
     }
   }
   return null;

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { asBuilt } from '../../http/as-built.ts';
 import { requireKey } from '../../http/auth.ts';
-import { cursorsFor, pageOf } from '../../http/pagination.ts';
+import { cursorsFor, listUrl, pageOf } from '../../http/pagination.ts';
 import { List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
 import { Mention, MentionListQuery, Recommendation, Topic } from './schemas.ts';
 import { listMentions, listRecommendations, listTopics } from './service.ts';
@@ -14,6 +14,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const cursors = cursorsFor(ctx.config.secretKey);
   const onRequest = requireKey(ctx, 'insights:read', 'insights');
 
+  const recommendationList = listUrl(app, '/insights/recommendations');
   r.get('/insights/recommendations', {
     schema: {
       operationId: 'listRecommendations',
@@ -22,8 +23,9 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request) =>
-    pageOf(cursors, request, request.query, (after, limit) => listRecommendations(ctx.db, request.principal, after, limit)));
+    pageOf(cursors, recommendationList, request, request.query, (after, limit) => listRecommendations(ctx.db, request.principal, after, limit)));
 
+  const mentionList = listUrl(app, '/insights/mentions');
   r.get('/insights/mentions', {
     schema: {
       operationId: 'listMentions',
@@ -31,7 +33,7 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
       querystring: MentionListQuery, response: { 200: Page(Mention), ...errorResponses(400, 404) },
     },
     onRequest,
-  }, async (request, reply) => asBuilt(reply, await pageOf(cursors, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit, request.query))));
+  }, async (request, reply) => asBuilt(reply, await pageOf(cursors, mentionList, request, request.query, (after, limit) => listMentions(ctx.db, request.principal, after, limit, request.query))));
 
   r.get('/insights/topics', {
     schema: { operationId: 'listTopics', tags: ['insights'], summary: 'Topic labels readable by the account: global ones and its own', response: { 200: List(Topic), ...errorResponses() } },

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { asBuilt } from '../../http/as-built.ts';
 import { requireKey } from '../../http/auth.ts';
-import { cursorsFor, pageOf } from '../../http/pagination.ts';
+import { cursorsFor, listUrl, pageOf } from '../../http/pagination.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { IdParams, Page, errorResponses } from '../../http/schemas.ts';
 import { Review, ReviewListQuery } from './schemas.ts';
@@ -15,6 +15,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const cursors = cursorsFor(ctx.config.secretKey);
   const onRequest = requireKey(ctx, 'reviews:read', 'reviews');
 
+  const reviewList = listUrl(app, '/reviews');
   r.get('/reviews', {
     schema: {
       operationId: 'listReviews',
@@ -23,7 +24,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
     preValidation: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
-  }, async (request, reply) => asBuilt(reply, await pageOf(cursors, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit, request.query))));
+  }, async (request, reply) => asBuilt(reply, await pageOf(cursors, reviewList, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit, request.query))));
 
   r.get('/reviews/:id', {
     schema: { operationId: 'getReview', tags: ['reviews'], summary: 'One review', params: IdParams, response: { 200: Review, ...errorResponses(404) } },

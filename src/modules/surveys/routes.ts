@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
-import { cursorsFor, pageOf } from '../../http/pagination.ts';
+import { cursorsFor, listUrl, pageOf } from '../../http/pagination.ts';
 import { IdParams, List, Page, PageQuery, errorResponses } from '../../http/schemas.ts';
 import { ResponseIdParams, ResponseListQuery, Survey, SurveyAnswer, SurveyDetail, SurveyResponse } from './schemas.ts';
 import { getSurvey, listResponseAnswers, listResponses, listSurveys } from './service.ts';
@@ -13,6 +13,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const cursors = cursorsFor(ctx.config.secretKey);
   const onRequest = requireKey(ctx, 'surveys:read', 'surveys');
 
+  const surveyList = listUrl(app, '/surveys');
   r.get('/surveys', {
     schema: {
       operationId: 'listSurveys',
@@ -20,13 +21,14 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
       querystring: PageQuery, response: { 200: Page(Survey), ...errorResponses(400) },
     },
     onRequest,
-  }, async (request) => pageOf(cursors, request, request.query, (after, limit) => listSurveys(ctx.db, request.principal, after, limit)));
+  }, async (request) => pageOf(cursors, surveyList, request, request.query, (after, limit) => listSurveys(ctx.db, request.principal, after, limit)));
 
   r.get('/surveys/:id', {
     schema: { operationId: 'getSurvey', tags: ['surveys'], summary: 'One published survey with its published definition', params: IdParams, response: { 200: SurveyDetail, ...errorResponses(404) } },
     onRequest,
   }, async (request) => getSurvey(ctx.db, request.principal, request.params.id));
 
+  const responseList = listUrl(app, '/surveys/:id/responses');
   r.get('/surveys/:id/responses', {
     schema: {
       operationId: 'listSurveyResponses',
@@ -35,7 +37,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request) =>
-    pageOf(cursors, request, request.query, (after, limit) => listResponses(ctx.db, request.principal, request.params.id, after, limit, request.query)));
+    pageOf(cursors, responseList, request, request.query, (after, limit) => listResponses(ctx.db, request.principal, request.params.id, after, limit, request.query)));
 
   r.get('/surveys/:id/responses/:responseId/answers', {
     schema: {
