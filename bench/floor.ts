@@ -1,6 +1,6 @@
 // Benchmark (issue 14): Repute against the floor of its stack, measured from outside.
 //   node --import tsx bench/floor.ts [--reviews 1000000] [--seconds 4] [--slice 1] [--rounds 6] [--connections 16] [--db sqlite|postgres|both]
-//     [--only page1,deep,scores,mentions,guests]
+//     [--only page1,deep,scores,mentions,guests] [--no-pin]
 // Data: one account, root → 5 groups → 10 properties, N reviews (55% in the first group, whose key
 // is used), a mention for about every fourth review. Two servers on the same database, each in its
 // own process:
@@ -35,10 +35,11 @@ import { captureRouteQueries, type Query } from './support/explain.ts';
 import type { FloorOptions } from './support/floor-server.ts';
 
 const { values: args } = parseArgs({
+  allowNegative: true,
   options: {
     reviews: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '4' }, slice: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '6' },
-    connections: { type: 'string', default: '16' }, db: { type: 'string', default: 'both' },
+    connections: { type: 'string', default: '16' }, db: { type: 'string', default: 'both' }, pin: { type: 'boolean', default: true },
     only: { type: 'string' },
   },
 });
@@ -53,6 +54,18 @@ const WARM_UP_SECONDS = 2;
 const LIMIT = 25;
 const dialects: Dialect[] = args.db === 'both' ? (process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']) : [args.db as Dialect];
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/**
+ * With more than one CPU, both servers (every thread of theirs) run on the last and wrk on the
+ * others (taskset): the scheduler would otherwise put one server on a CPU whose neighbour on the
+ * host is busier than the other's, a difference of its own between rounds. --no-pin leaves it be.
+ */
+const CPUS = Number(execFileSync('nproc').toString().trim());
+const PIN = args.pin && CPUS > 1;
+const SERVER_CPU = String(CPUS - 1);
+const LOAD_CPUS = `0-${CPUS - 2}`;
+const pinServer = (pid: number) => {
+  if (PIN) execFileSync('taskset', ['-a', '-p', '-c', SERVER_CPU, String(pid)], { stdio: 'ignore' });
+};
 const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
 function ensureWrk(): void {
@@ -84,7 +97,7 @@ function combined(runs: Figures[]): Figures {
 /** `wrk --latency` against one URL (with a Lua script: its requests); latency lines read as ms. */
 function wrk(url: string, key: string, pid: number, script?: string, seconds = SECONDS / SLICES): Figures {
   const before = cpuMicros(pid);
-  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${key}`, ...(script ? ['-s', script] : []), url], { encoding: 'utf8' });
+  const out = execFileSync(PIN ? 'taskset' : 'wrk', [...(PIN ? ['-c', LOAD_CPUS, 'wrk'] : []), '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${key}`, ...(script ? ['-s', script] : []), url], { encoding: 'utf8' });
   const cpu = cpuMicros(pid) - before;
   const ms = (label: string) => {
     const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
@@ -213,6 +226,7 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
     });
     const guestProperty = seed.groups[0]!.properties[0]!;
     const repute = await startRepute(databaseUrl);
+    for (const server of [floor, repute]) pinServer(server.pid);
     try {
       for (const [name, path] of Object.entries(paths)) {
         const [a, b] = await Promise.all([repute, floor].map(async (s) => (await fetch(`${s.url}${path}`, { headers: auth })).text()));
@@ -285,5 +299,5 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
 ensureWrk();
 const summary: string[] = [];
 for (const dialect of dialects) summary.push(...(await benchDialect(dialect)));
-console.log(`\nsummary (mean of ${ROUNDS} rounds of ${SECONDS} s per server in ${SLICES} interleaved slices, wrk -t1 -c${CONNECTIONS})\n${summary.join('\n')}`);
+console.log(`\nsummary (mean of ${ROUNDS} rounds of ${SECONDS} s per server in ${SLICES} interleaved slices, wrk -t1 -c${CONNECTIONS}${PIN ? `, servers on CPU ${SERVER_CPU}, wrk on ${LOAD_CPUS}` : ""})\n${summary.join('\n')}`);
 process.exit(0);
