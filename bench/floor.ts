@@ -12,7 +12,8 @@
 // package, installed when missing), first 2 s unmeasured per scenario and server (warm-up), then
 // in rounds interleaved between the servers, each round's seconds cut into slices of --slice s run
 // floor, Repute, Repute, floor, … (ABBA), so that this shared machine's speed, which moves within
-// seconds, falls on both alike instead of on whichever server ran in a slow stretch; per scenario and
+// seconds, falls on both alike instead of on whichever server ran in a slow stretch (and, with more
+// than one CPU, both servers on the last CPU, wrk on the others: see PIN); per scenario and
 // server: req/s, p50/p99 latency, and the server's CPU time per request (/proc/<pid>/stat); per
 // scenario the ratio of the means and the median of the rounds' paired ratios.
 // Scenarios: GET /reviews page 1 and page 20,000, GET /analytics/scores, GET /insights/mentions

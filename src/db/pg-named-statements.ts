@@ -9,6 +9,12 @@
 // and set each column by name; in a process that runs many different statements those stores go
 // through V8's slowest path, and on a page of 25 reviews they cost 25-40 µs (bench/floor.ts,
 // profile of GET /api/v4/reviews). An object literal with the columns written out costs a fraction.
+//
+// pg copies every query config it is given, property by property through their descriptors (so
+// that it never writes to the caller's object), and keeps the copy's prototype. What a named text
+// always sends (name, text, rowMode) therefore sits on one object per text, made once, and each run
+// passes a config inheriting from it with its values alone: one own property to copy instead of four
+// (about 1.3 instead of 4 µs a query, measured in-process).
 import type pg from 'pg';
 
 /** Distinct texts that get a name; each connection keeps at most this many prepared statements. */
@@ -45,8 +51,22 @@ export interface NamedStatementPool {
   run(text: string, values: readonly unknown[]): Promise<Row[]> | null;
 }
 
+/** What every run of one named text sends, the prototype of each run's config. */
+interface NamedText {
+  readonly name: string;
+  readonly text: string;
+  readonly rowMode: 'array';
+}
+
+/** A run of a named text: its values, the rest inherited (see the header). */
+const runOf = (named: NamedText, values: Values): pg.QueryArrayConfig => {
+  const config = Object.create(named) as pg.QueryArrayConfig;
+  config.values = values as unknown[];
+  return config;
+};
+
 export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
-  const names = new Map<string, string>();
+  const named = new Map<string, NamedText>();
   /** By statement name: its row maker (checked against each result's columns, which a migration may change). */
   const makers = new Map<string, RowMaker>();
   const asObjects = (name: string, result: pg.QueryResult<unknown[]>): pg.QueryResult<Row> => {
@@ -61,13 +81,13 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
     return Object.assign(result, { rows: objects }) as unknown as pg.QueryResult<Row>;
   };
   const wrappers = new WeakMap<pg.PoolClient, QueryClient>();
-  const nameOf = (text: string): string | undefined => {
-    let name = names.get(text);
-    if (name === undefined && names.size < NAMED_TEXTS_LIMIT && text.includes('$1')) {
-      name = `repute_k${names.size}`;
-      names.set(text, name);
+  const namedText = (text: string): NamedText | undefined => {
+    let known = named.get(text);
+    if (known === undefined && named.size < NAMED_TEXTS_LIMIT && text.includes('$1')) {
+      known = { name: `repute_k${named.size}`, text, rowMode: 'array' };
+      named.set(text, known);
     }
-    return name;
+    return known;
   };
   return {
     async connect() {
@@ -77,9 +97,9 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
         wrapper = {
           query: (text, values) => {
             if (typeof text !== 'string') return client.query(text as pg.QueryConfig);
-            const name = nameOf(text);
-            if (name === undefined) return client.query(text, values as unknown[]);
-            return client.query<unknown[]>({ name, text, values: values as unknown[], rowMode: 'array' }).then((result) => asObjects(name, result));
+            const statement = namedText(text);
+            if (statement === undefined) return client.query(text, values as unknown[]);
+            return client.query<unknown[]>(runOf(statement, values)).then((result) => asObjects(statement.name, result));
           },
           release: (error) => client.release(error),
         };
@@ -89,9 +109,9 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
     },
     end: () => pool.end(),
     run(text, values) {
-      const name = nameOf(text);
-      if (name === undefined) return null;
-      return pool.query<unknown[]>({ name, text, values: values as unknown[], rowMode: 'array' }).then((result) => asObjects(name, result).rows);
+      const statement = namedText(text);
+      if (statement === undefined) return null;
+      return pool.query<unknown[]>(runOf(statement, values)).then((result) => asObjects(statement.name, result).rows);
     },
   };
 }

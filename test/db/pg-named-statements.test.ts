@@ -28,4 +28,19 @@ for (const dialect of dialects.filter((d) => d === 'postgres')) {
       await target.drop();
     }
   });
+
+  test('a parameterised text runs as a named statement, prepared once on its connection', async () => {
+    const target = await freshDatabase(dialect);
+    try {
+      await target.database.db.connection().execute(async (connection) => {
+        for (let run = 0; run < 3; run++) await connection.executeQuery(CompiledQuery.raw(STATEMENT, [1, 2]));
+        const prepared = await connection.executeQuery<{ name: string; statement: string }>(CompiledQuery.raw('select name, statement from pg_prepared_statements'));
+        const ours = prepared.rows.filter((r) => r.statement === STATEMENT);
+        assert.equal(ours.length, 1, 'one prepared statement for the text, however often it ran');
+        assert.match(ours[0]!.name, /^repute_k\d+$/);
+      });
+    } finally {
+      await target.drop();
+    }
+  });
 }
