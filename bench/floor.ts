@@ -1,6 +1,6 @@
 // Benchmark (issue 14): Repute against the floor of its stack, measured from outside.
 //   node --import tsx bench/floor.ts [--reviews 1000000] [--seconds 4] [--slice 1] [--rounds 6] [--connections 16] [--db sqlite|postgres|both]
-//     [--only page1,deep,scores,mentions,guests] [--no-pin]
+//     [--only page1,deep,scores,mentions,guests] [--no-pin] [--floor node|fastify]
 // Data: one account, root → 5 groups → 10 properties, N reviews (55% in the first group, whose key
 // is used), a mention for about every fourth review. Two servers on the same database, each in its
 // own process:
@@ -41,6 +41,7 @@ const { values: args } = parseArgs({
     reviews: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '4' }, slice: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '6' },
     connections: { type: 'string', default: '16' }, db: { type: 'string', default: 'both' }, pin: { type: 'boolean', default: true },
+    floor: { type: 'string', default: 'node' },
     only: { type: 'string' },
   },
 });
@@ -224,6 +225,7 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
       mentionsPage1: { sql: capturedQuery('mentions').sql, parameters: [...capturedQuery('mentions').parameters] },
       scores: { sql: capturedQuery('scores').sql, parameters: [...capturedQuery('scores').parameters] },
       nodeId: seed.boundGroupId, accountId: seed.accountId, guestPropertyId: seed.groups[0]!.properties[0]!,
+      http: args.floor === 'fastify' ? 'fastify' : 'node',
     });
     const guestProperty = seed.groups[0]!.properties[0]!;
     const repute = await startRepute(databaseUrl);

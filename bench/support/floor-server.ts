@@ -5,6 +5,7 @@
 // what answering these bytes costs at least. A child process; the parent gets "listening" over IPC.
 import http from 'node:http';
 import Database from 'better-sqlite3';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { registerSqliteFunctions, sqliteSql } from '../../src/db/dialect.ts';
 import { fanOutSql } from '../../src/events/outbox.ts';
@@ -40,6 +41,12 @@ export interface FloorOptions {
   /** POST /guests: the key's account and the one property the bench pushes to. */
   accountId: string;
   guestPropertyId: string;
+  /**
+   * 'node': bare node:http (the floor). 'fastify': the same answers through a bare Fastify app (one
+   * route per scenario, no hooks, no schemas): how much of Repute's distance to the floor the
+   * framework alone takes.
+   */
+  http: 'node' | 'fastify';
 }
 
 const options = JSON.parse(process.env.REPUTE_FLOOR_SERVER ?? '{}') as FloorOptions;
@@ -169,8 +176,8 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function push(req: http.IncomingMessage): Promise<[number, string]> {
-  const body = JSON.parse(await readBody(req)) as GuestBody;
+async function push(text: string): Promise<[number, string]> {
+  const body = JSON.parse(text) as GuestBody;
   if (body.property_id !== options.guestPropertyId) return [422, '{"error":"property_id is not a property of the key","code":"unprocessable"}'];
   const now = new Date().toISOString();
   const { guest, stay, created } = await pushGuest(body, now);
@@ -210,10 +217,11 @@ function scores(rows: Record<string, unknown>[]): string {
 
 const bearer = `Bearer ${options.key}`;
 
-async function answer(req: http.IncomingMessage): Promise<[number, string]> {
+/** The answer to a request; `body` reads a POST's body (node:http reads the stream, Fastify has parsed it). */
+async function answer(req: http.IncomingMessage, body: () => Promise<string>): Promise<[number, string]> {
   if (req.headers.authorization !== bearer) return [401, '{"error":"unauthenticated","code":"unauthenticated"}'];
   const url = new URL(req.url ?? '/', 'http://floor');
-  if (req.method === 'POST' && url.pathname === '/api/v4/guests') return push(req);
+  if (req.method === 'POST' && url.pathname === '/api/v4/guests') return push(await body());
   if (url.pathname === '/api/v4/reviews') {
     const cursor = url.searchParams.get('cursor');
     if (cursor === null) return [200, page(await run(options.reviewsPage1, options.reviewsPage1.parameters), options.reviewsBinding, 'reviewed_at', review)];
@@ -230,16 +238,38 @@ async function answer(req: http.IncomingMessage): Promise<[number, string]> {
   return [404, '{"error":"not found","code":"not_found"}'];
 }
 
-const server = http.createServer((req, res) => {
-  answer(req).then(([status, body]) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  }, (error: Error) => {
-    res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: error.message }));
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function nodeServer(): http.Server {
+  const server = http.createServer((req, res) => {
+    answer(req, () => readBody(req)).then(([status, body]) => {
+      res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }, (error: Error) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: error.message }));
+    });
   });
-});
-server.keepAliveTimeout = 120_000;
+  server.keepAliveTimeout = 120_000;
+  return server;
+}
+
+async function fastifyServer(): Promise<http.Server> {
+  const app = Fastify({ keepAliveTimeout: 120_000 });
+  // The body as text: the floor parses it itself, as node:http's does.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => done(null, text));
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const [status, body] = await answer(request.raw, async () => request.body as string);
+    return reply.code(status).type(JSON_TYPE).send(body);
+  };
+  for (const url of ['/api/v4/reviews', '/api/v4/insights/mentions', '/api/v4/analytics/scores']) app.get(url, handler);
+  app.post('/api/v4/guests', handler);
+  await app.ready();
+  return app.server;
+}
+
+const server = options.http === 'fastify' ? await fastifyServer() : nodeServer();
 server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.send!({ type: 'listening', url: `http://127.0.0.1:${address.port}` });
