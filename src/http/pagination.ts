@@ -96,6 +96,12 @@ export async function pageOf<T>(
   return cursors.sealPage(binding, await fetch(cursors.open(binding, query.cursor), query.limit ?? 25));
 }
 
+/** True when a list query has more than its page parameters (an unfiltered list stays on its prepared path). */
+export function hasFilters(query: object): boolean {
+  for (const name in query) if (name !== 'cursor' && name !== 'limit') return true;
+  return false;
+}
+
 /**
  * The filters of a list request as one text: every query parameter but cursor and limit, by name,
  * repeated values in sorted order (`platform=a&platform=b` is `platform=b&platform=a`). '' without any,

@@ -14,7 +14,8 @@ export interface WindowCount {
 }
 
 export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** Counts one hit; a count the store knows at once (its own memory) comes back as is, without a promise. */
+  hit(key: string, windowMs: number): Promise<WindowCount> | WindowCount;
   /**
    * Resolves once a shared store is connected, or after its connect time-out (counts are then the
    * instance's own until it is): awaited before serving, so the first requests share the window.
@@ -35,7 +36,7 @@ export function memoryStore(): RateLimitStore {
   };
   return {
     connected: async () => {},
-    async hit(key, windowMs) {
+    hit(key, windowMs) {
       const now = Date.now();
       const start = windowStart(now, windowMs);
       let window = windows.get(key);
@@ -204,16 +205,29 @@ export function enforceWindow(reply: FastifyReply, hit: WindowHit, max: number, 
 export function rateLimit(store: RateLimitStore, max: number, windowS: number): preValidationHookHandler {
   let lastWarning = 0;
   const windowMs = windowS * 1000;
-  // Callback-style on the hot path: the store's one promise is the only wait.
+  const count = (request: FastifyRequest, reply: FastifyReply, counted: WindowCount): void => {
+    const hit = windowHit(counted, max);
+    if (hit.degraded && Date.now() - lastWarning > 30_000) {
+      // One line per 30 s per route is enough to page someone; more would flood the log.
+      lastWarning = Date.now();
+      request.log.warn({ err: hit.degraded }, 'rate-limit store unreachable: counting in this instance only');
+    }
+    enforceWindow(reply, hit, max, windowS, 'requests');
+  };
+  // Callback-style on the hot path: the shared store's promise is the only wait, and a count kept
+  // in this instance's memory passes without one.
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    store.hit(request.principal.keyId, windowMs).then((count) => {
-      const hit = windowHit(count, max);
-      if (hit.degraded && Date.now() - lastWarning > 30_000) {
-        // One line per 30 s per route is enough to page someone; more would flood the log.
-        lastWarning = Date.now();
-        request.log.warn({ err: hit.degraded }, 'rate-limit store unreachable: counting in this instance only');
-      }
-      enforceWindow(reply, hit, max, windowS, 'requests');
-    }).then(() => done(), done);
+    let waiting: Promise<WindowCount> | null = null;
+    try {
+      const counted = store.hit(request.principal.keyId, windowMs);
+      if (counted instanceof Promise) waiting = counted;
+      else count(request, reply, counted);
+    } catch (error) {
+      done(error as Error); // over the limit: the 429
+      return;
+    }
+    // done() runs the rest of the request, so it is called outside the try: its own errors are not a count's.
+    if (waiting === null) done();
+    else waiting.then((c) => count(request, reply, c)).then(() => done(), done);
   };
 }

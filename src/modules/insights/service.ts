@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { type Principal, subtreeScope } from '../../access/principal.ts';
 import type { Keyset } from '../../db/keyset.ts';
 import type { DB, RecommendationRow, TopicRow } from '../../db/schema.ts';
-import { type PageOf, toPage } from '../../http/pagination.ts';
+import { hasFilters, type PageOf, toPage } from '../../http/pagination.ts';
 import { invalid } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { nowIso, toIsoOrNull } from '../../lib/time.ts';
@@ -33,12 +33,15 @@ const toMention = (row: repo.MentionListRow): Mention => ({
 
 export async function listRecommendations(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Recommendation>> {
   const rows = await repo.listRecommendationPage(db, principal.accountId, after, limit);
-  return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toRecommendation);
+  return toPage(rows, limit, byCreatedAt, toRecommendation);
 }
+
+const byCreatedAt = (r: { created_at: string; id: string }): Keyset => ({ time: r.created_at, id: r.id });
 
 export async function listMentions(
   db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number, query: MentionListQuery = {},
 ): Promise<PageOf<Mention>> {
+  if (!hasFilters(query)) return toPage(await repo.listMentionPage(db, subtreeScope(principal), after, limit), limit, byCreatedAt, toMention);
   const scope = query.node_id === undefined ? subtreeScope(principal) : await narrowedScope(db, principal, query.node_id);
   const [from, to] = timeRange(query);
   const rows = await repo.listMentionPage(db, scope, after, limit, {
@@ -47,7 +50,7 @@ export async function listMentions(
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
   });
-  return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toMention);
+  return toPage(rows, limit, byCreatedAt, toMention);
 }
 
 export async function listTopics(db: Kysely<DB>, principal: Principal): Promise<Topic[]> {

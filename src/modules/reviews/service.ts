@@ -7,7 +7,7 @@ import type { Keyset } from '../../db/keyset.ts';
 import { inTransaction, wakeAfterCommit } from '../../db/transaction.ts';
 import type { DB, ReviewRow } from '../../db/schema.ts';
 import { appendEvent } from '../../events/outbox.ts';
-import { type PageOf, toPage } from '../../http/pagination.ts';
+import { hasFilters, type PageOf, toPage } from '../../http/pagination.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { bit } from '../../db/columns.ts';
@@ -43,12 +43,6 @@ export async function listReviews(
   if (filters.sync) filters.sync.horizon = await syncHorizon(db);
   const rows = await repo.listFilteredReviewPage(db, scope, after, limit, filters);
   return toPage(rows, limit, filters.sync ? byUpdatedAt : byReviewedAt, toReview);
-}
-
-/** True when a list query has more than its page parameters (the unfiltered list stays on its prepared path). */
-export function hasFilters(query: object): boolean {
-  for (const name in query) if (name !== 'cursor' && name !== 'limit') return true;
-  return false;
 }
 
 /** The checked filters of a review list, or 400 naming the parameter and its rule. */
