@@ -31,12 +31,13 @@ const toMention = (row: repo.MentionListRow): Mention => ({
 
 // ---- public reads ----
 
+/** The keyset of lists newest first on (created_at, id). */
+const byCreatedAt = (r: { created_at: string; id: string }): Keyset => ({ time: r.created_at, id: r.id });
+
 export async function listRecommendations(db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number): Promise<PageOf<Recommendation>> {
   const rows = await repo.listRecommendationPage(db, principal.accountId, after, limit);
   return toPage(rows, limit, byCreatedAt, toRecommendation);
 }
-
-const byCreatedAt = (r: { created_at: string; id: string }): Keyset => ({ time: r.created_at, id: r.id });
 
 export async function listMentions(
   db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number, query: MentionListQuery = {},
