@@ -14,8 +14,9 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const cursors = cursorsFor(ctx.config.secretKey);
   const onRequest = requireKey(ctx, 'insights:read', 'insights');
 
-  const recommendationList = listUrl(app, '/insights/recommendations');
-  r.get('/insights/recommendations', {
+  const recommendationPath = '/insights/recommendations';
+  const recommendationList = listUrl(app, recommendationPath);
+  r.get(recommendationPath, {
     schema: {
       operationId: 'listRecommendations',
       tags: ['insights'], summary: 'Recommendations for the whole account, newest first',
@@ -25,8 +26,9 @@ export function insightRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }, async (request) =>
     pageOf(cursors, recommendationList, request, request.query, (after, limit) => listRecommendations(ctx.db, request.principal, after, limit)));
 
-  const mentionList = listUrl(app, '/insights/mentions');
-  r.get('/insights/mentions', {
+  const mentionPath = '/insights/mentions';
+  const mentionList = listUrl(app, mentionPath);
+  r.get(mentionPath, {
     schema: {
       operationId: 'listMentions',
       tags: ['insights'], summary: 'Topic mentions from reviews of the key\'s subtree, newest first; filters by topic, sentiment, node and time',

@@ -15,8 +15,9 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const cursors = cursorsFor(ctx.config.secretKey);
   const onRequest = requireKey(ctx, 'reviews:read', 'reviews');
 
-  const reviewList = listUrl(app, '/reviews');
-  r.get('/reviews', {
+  const reviewPath = '/reviews';
+  const reviewList = listUrl(app, reviewPath);
+  r.get(reviewPath, {
     schema: {
       operationId: 'listReviews',
       tags: ['reviews'], summary: 'Reviews of the key\'s subtree, newest first, hidden ones included; filters, and sort=updated_at for sync',

@@ -13,8 +13,9 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const cursors = cursorsFor(ctx.config.secretKey);
   const onRequest = requireKey(ctx, 'surveys:read', 'surveys');
 
-  const surveyList = listUrl(app, '/surveys');
-  r.get('/surveys', {
+  const surveyPath = '/surveys';
+  const surveyList = listUrl(app, surveyPath);
+  r.get(surveyPath, {
     schema: {
       operationId: 'listSurveys',
       tags: ['surveys'], summary: 'Published surveys owned by nodes of the key\'s subtree, newest first',
@@ -28,8 +29,9 @@ export function surveyRoutes(app: FastifyInstance, ctx: RouteContext): void {
     onRequest,
   }, async (request) => getSurvey(ctx.db, request.principal, request.params.id));
 
-  const responseList = listUrl(app, '/surveys/:id/responses');
-  r.get('/surveys/:id/responses', {
+  const responsePath = '/surveys/:id/responses';
+  const responseList = listUrl(app, responsePath);
+  r.get(responsePath, {
     schema: {
       operationId: 'listSurveyResponses',
       tags: ['surveys'], summary: 'Responses to a survey given at nodes of the key\'s subtree, newest first; filters, and sort=updated_at for sync',
