@@ -5,10 +5,7 @@
 // Texts beyond the bound (varied IN-list lengths, one-off operator queries) stay unnamed.
 //
 // Named statements also come back as arrays (pg's rowMode 'array') and are made into objects by a
-// function written for their columns (rowMaker below). pg's own object rows copy an empty template
-// and set each column by name; in a process that runs many different statements those stores go
-// through V8's slowest path, and on a page of 25 reviews they cost 25-40 µs (bench/floor.ts,
-// profile of GET /api/v4/reviews). An object literal with the columns written out costs a fraction.
+// function written for their columns (src/db/row-maker.ts).
 //
 // pg copies every query config it is given, property by property through their descriptors (so
 // that it never writes to the caller's object), and keeps the copy's prototype. What a named text
@@ -16,6 +13,7 @@
 // passes a config inheriting from it with its values alone: one own property to copy instead of four
 // (about 1.3 instead of 4 µs a query, measured in-process).
 import type pg from 'pg';
+import { type RowMaker, rowMaker, rowsAsObjects } from './row-maker.ts';
 
 /** Distinct texts that get a name; each connection keeps at most this many prepared statements. */
 const NAMED_TEXTS_LIMIT = 2000;
@@ -28,18 +26,6 @@ interface QueryClient {
 }
 
 type Row = Record<string, unknown>;
-type RowMaker = ((values: unknown[]) => Row) & { columns: readonly string[] };
-
-/**
- * A function that makes `{ column: values[i], … }` for these columns, in their order (a later
- * column of the same name wins, as in pg's own rows). The names are written as JSON strings, so any
- * name the database can send is a valid, inert property name.
- */
-function rowMaker(columns: readonly string[]): RowMaker {
-  // "__proto__" as a plain key would set the prototype; as a computed key it is a column like any other.
-  const body = `return {${columns.map((c, i) => `${c === '__proto__' ? '["__proto__"]' : JSON.stringify(c)}: v[${i}]`).join(', ')}};`;
-  return Object.assign(new Function('v', body) as (values: unknown[]) => Row, { columns });
-}
 
 const sameColumns = (maker: RowMaker, fields: readonly pg.FieldDef[]): boolean =>
   maker.columns.length === fields.length && fields.every((f, i) => f.name === maker.columns[i]);
@@ -75,10 +61,7 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
       maker = rowMaker(result.fields.map((f) => f.name));
       makers.set(name, maker);
     }
-    const rows = result.rows;
-    const objects = new Array<Row>(rows.length);
-    for (let i = 0; i < rows.length; i++) objects[i] = maker(rows[i]!);
-    return Object.assign(result, { rows: objects }) as unknown as pg.QueryResult<Row>;
+    return Object.assign(result, { rows: rowsAsObjects(maker, result.rows) }) as unknown as pg.QueryResult<Row>;
   };
   const wrappers = new WeakMap<pg.PoolClient, QueryClient>();
   const namedText = (text: string): NamedText | undefined => {
