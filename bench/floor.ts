@@ -1,13 +1,16 @@
 // Benchmark (issue 14): Repute against the floor of its stack, measured from outside.
 //   node --import tsx bench/floor.ts [--reviews 1000000] [--seconds 4] [--slice 1] [--rounds 6] [--connections 16] [--db sqlite|postgres|both]
-//     [--only page1,deep,scores,mentions,guests] [--no-pin] [--floor node|fastify]
+//     [--only page1,deep,scores,mentions,guests] [--no-pin] [--floor node|fastify] [--floor-rows objects|arrays]
 // Data: one account, root → 5 groups → 10 properties, N reviews (55% in the first group, whose key
 // is used), a mention for about every fourth review. Two servers on the same database, each in its
 // own process:
 //  - Repute: `repute serve` (the compiled bundle, as operators run it), inline worker off;
 //  - the floor (bench/support/floor-server.ts): bare node:http with the driver alone, running the
 //    SQL Repute runs for the same request (captured from Repute), a plain key comparison, the same
-//    envelope, JSON.stringify.
+//    envelope, JSON.stringify. Two variants measure parts of the distance (FloorOptions): --floor
+//    fastify serves the same answers through a bare Fastify app, and --floor-rows arrays reads the
+//    rows as arrays and makes their objects as Repute does (src/db/row-maker.ts) instead of taking
+//    the driver's own object rows.
 // Both answers are checked byte for byte (md5) before any load. Load: wrk -t1 -c16 (Debian's
 // package, installed when missing), first 2 s unmeasured per scenario and server (warm-up), then
 // in rounds interleaved between the servers, each round's seconds cut into slices of --slice s run
@@ -41,7 +44,7 @@ const { values: args } = parseArgs({
     reviews: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '4' }, slice: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '6' },
     connections: { type: 'string', default: '16' }, db: { type: 'string', default: 'both' }, pin: { type: 'boolean', default: true },
-    floor: { type: 'string', default: 'node' },
+    floor: { type: 'string', default: 'node' }, 'floor-rows': { type: 'string', default: 'objects' },
     only: { type: 'string' },
   },
 });
@@ -226,6 +229,7 @@ async function benchDialect(dialect: Dialect): Promise<string[]> {
       scores: { sql: capturedQuery('scores').sql, parameters: [...capturedQuery('scores').parameters] },
       nodeId: seed.boundGroupId, accountId: seed.accountId, guestPropertyId: seed.groups[0]!.properties[0]!,
       http: args.floor === 'fastify' ? 'fastify' : 'node',
+      rows: args['floor-rows'] === 'arrays' ? 'arrays' : 'objects',
     });
     const guestProperty = seed.groups[0]!.properties[0]!;
     const repute = await startRepute(databaseUrl);

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { registerSqliteFunctions, sqliteSql } from '../../src/db/dialect.ts';
+import { type RowMaker, rowMaker, rowsAsObjects } from '../../src/db/row-maker.ts';
 import { fanOutSql } from '../../src/events/outbox.ts';
 import { cursorsFor } from '../../src/http/pagination.ts';
 import { fingerprinter } from '../../src/lib/fingerprint.ts';
@@ -47,6 +48,13 @@ export interface FloorOptions {
    * framework alone takes.
    */
   http: 'node' | 'fastify';
+  /**
+   * 'objects': rows as the driver makes them by default (the floor). 'arrays': read as arrays
+   * (better-sqlite3's raw mode, pg's rowMode 'array') and made into objects by a function written
+   * for their columns, as Repute reads them (src/db/row-maker.ts): how far Repute stands from a bare
+   * server that reads its rows the same way.
+   */
+  rows: 'objects' | 'arrays';
 }
 
 const options = JSON.parse(process.env.REPUTE_FLOOR_SERVER ?? '{}') as FloorOptions;
@@ -58,27 +66,39 @@ type Run = (query: FloorQuery, parameters: unknown[]) => Promise<Record<string, 
 function sqliteRunner(): Run {
   const db = new Database(options.database, { readonly: true });
   db.pragma('journal_mode = WAL');
-  const statements = new Map<string, Database.Statement>();
+  const statements = new Map<string, { statement: Database.Statement; maker: RowMaker | null }>();
   return async (query, parameters) => {
-    let statement = statements.get(query.sql);
-    if (!statement) {
-      statement = db.prepare(query.sql);
-      statements.set(query.sql, statement);
+    let prepared = statements.get(query.sql);
+    if (!prepared) {
+      const statement = db.prepare(query.sql);
+      // (The data does not change shape under the floor: its row function is made once.)
+      const maker = options.rows === 'arrays' ? rowMaker(statement.columns().map((c) => c.name)) : null;
+      prepared = { statement: maker ? statement.raw(true) : statement, maker };
+      statements.set(query.sql, prepared);
     }
-    return statement.all(...parameters) as Record<string, unknown>[];
+    const rows = prepared.statement.all(...parameters);
+    return prepared.maker ? rowsAsObjects(prepared.maker, rows as unknown[][]) : rows as Record<string, unknown>[];
   };
 }
 
 function postgresRunner(): Run {
   const pool = new pg.Pool({ connectionString: options.database, max: 10 });
   const names = new Map<string, string>();
+  const makers = new Map<string, RowMaker>();
   return async (query, parameters) => {
     let name = names.get(query.sql);
     if (!name) {
       name = `floor_${names.size}`;
       names.set(query.sql, name);
     }
-    return (await pool.query({ name, text: query.sql, values: parameters })).rows;
+    if (options.rows === 'objects') return (await pool.query({ name, text: query.sql, values: parameters })).rows;
+    const result = await pool.query<unknown[]>({ name, text: query.sql, values: parameters, rowMode: 'array' });
+    let maker = makers.get(name);
+    if (!maker) {
+      maker = rowMaker(result.fields.map((f) => f.name));
+      makers.set(name, maker);
+    }
+    return rowsAsObjects(maker, result.rows);
   };
 }
 
