@@ -1,7 +1,8 @@
 // The delivery worker: claims due deliveries under a lease, signs and sends them, and records every
 // attempt. Bounded: at most `concurrency` requests in flight and `perEndpoint` to one endpoint, so an
 // endpoint that hangs until its time-out holds only its own slots. Claims run ahead of the sending
-// (slots.ts: AHEAD times an endpoint's slots in hand), so a free slot never waits on the database;
+// (slots.ts: up to AHEAD times an endpoint's slots in hand, fewer for an endpoint whose attempts are
+// slow), so a free slot never waits on the database;
 // results are written in batches (group commit). Woken by the database's commit signal (src/db/
 // transaction.ts), by results, by retry timers and by a WEBHOOK_POLL_MS poll. stop() finishes the attempts in flight and writes them.
 import { randomUUID } from 'node:crypto';
@@ -16,7 +17,7 @@ import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.t
 import { createRecorder } from './recorder.ts';
 import { refusalWarner } from './refusal-warning.ts';
 import { isSuccess } from './schedule.ts';
-import { claimLimit, claimPerEndpoint, claimRoom, claimsWereFull, lineRunningLow } from './slots.ts';
+import { aheadFor, AHEAD, claimLimit, claimPerEndpoint, claimRoom, claimsWereFull, lineRunningLow } from './slots.ts';
 import type { ClaimedDelivery, DeliveryStore } from './store.ts';
 import { createSender } from './sender.ts';
 
@@ -29,6 +30,10 @@ export { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './defaults.ts';
  */
 const LEASE_MARGIN_MS = 5000;
 const RETRY_DELAY_MS = 500;
+/** Weight of the newest attempt in an endpoint's running mean attempt time (pacing its claims). */
+const PACE_WEIGHT = 0.2;
+/** Endpoints whose attempt time is kept; forgotten all at once when more (a worker sends to far fewer). */
+const PACES_KEPT = 10_000;
 
 export interface WorkerDeps {
   /** The database's delivery store (src/stores.ts). */
@@ -76,6 +81,16 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   let held = 0; // claimed and not yet recorded: waiting, in flight, or awaiting the write
   let active = 0; // requests in flight
   const inFlight = new Map<string, number>(); // endpoint → requests in flight
+  const attemptMs = new Map<string, number>(); // endpoint → running mean time of its attempts
+  /** Waves ahead of each endpoint claimed fewer than AHEAD waves ahead (slots.ts aheadFor). */
+  const pacedWaves = () => {
+    const paced = new Map<string, number>();
+    for (const [id, ms] of attemptMs) {
+      const waves = aheadFor(ms, config.webhookTimeoutMs);
+      if (waves < AHEAD) paced.set(id, waves);
+    }
+    return paced;
+  };
   const waiting = new Map<string, ClaimedDelivery[]>(); // endpoint → claimed, not started
   const running = new Set<Promise<void>>();
   const count = (map: Map<string, number>, id: string, by: number) => {
@@ -109,7 +124,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       const now = Date.now();
       const inHand = new Map(inFlight);
       for (const [id, queue] of waiting) inHand.set(id, (inHand.get(id) ?? 0) + queue.length);
-      const { room, excluded } = claimRoom(perEndpoint, breaker.limited(perEndpoint, now), inHand);
+      const { room, excluded } = claimRoom(perEndpoint, breaker.limited(perEndpoint, now), inHand, pacedWaves());
       let claimed: ClaimedDelivery[];
       try {
         claimed = await store.claim({
@@ -180,6 +195,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     count(inFlight, d.endpointId, -1);
     const ok = isSuccess(outcome.statusCode);
     breaker.result(d.endpointId, ok, Date.now());
+    const mean = attemptMs.get(d.endpointId);
+    if (mean === undefined && attemptMs.size >= PACES_KEPT) attemptMs.clear();
+    attemptMs.set(d.endpointId, mean === undefined ? outcome.durationMs : mean + PACE_WEIGHT * (outcome.durationMs - mean));
     stats.attempts += 1;
     if (ok) stats.delivered += 1;
     else {
@@ -189,7 +207,8 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     }
     recorder.add(record);
     if (!stopped) dispatch();
-    if (lineRunningLow(waiting.get(d.endpointId)?.length ?? 0, perEndpoint)) wake();
+    const waves = aheadFor(attemptMs.get(d.endpointId)!, config.webhookTimeoutMs);
+    if (lineRunningLow(waiting.get(d.endpointId)?.length ?? 0, perEndpoint, waves)) wake();
   }
 
   // --- recording -----------------------------------------------------------------------------

@@ -14,7 +14,8 @@ export interface ReceivedRequest {
 }
 
 export type Answer =
-  | { status: number; headers?: Record<string, string>; body?: string }
+  /** delayMs: answer that much later (a slow receiver). */
+  | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
   /** Keep the request open until release() or close(). */
   | 'stall'
   /** 200 and a body that never ends; counts what was written. */
@@ -67,8 +68,11 @@ export async function startReceiver(host = '127.0.0.1', port = 0): Promise<Recei
         pump();
         return;
       }
-      res.writeHead(answer.status, answer.headers ?? {});
-      res.end(answer.body ?? '');
+      const send = () => {
+        if (!res.destroyed) res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   server.on('connection', (socket) => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { createEndpoint, deliveries, sleep, verified, WEBHOOK_ENV, worker } from './helpers.ts';
+import { createEndpoint, deliveries, sleep, until, verified, WEBHOOK_ENV, worker } from './helpers.ts';
 
 eachDatabase('an endpoint that hangs until its time-out holds only its own slots; the others keep flowing', async (t) => {
   const hanging = await startReceiver();
@@ -122,3 +122,32 @@ eachDatabase('stop() finishes the attempts in flight and records them', async (t
     await receiver.close();
   }
 }, { env: WEBHOOK_ENV });
+
+eachDatabase('a slow endpoint is claimed only as far ahead as it can start within its leases', async (t) => {
+  const receiver = await startReceiver();
+  receiver.answer(() => ({ status: 200, body: 'ok', delayMs: 300 }));
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+  const { endpoint } = await createEndpoint(t, key, receiver.url, ['review.received']);
+  // Time-out 1000 ms, attempts of about 300 ms: 3 waves of 2 slots, so at most 6 in hand (leased).
+  const w = worker(t, { concurrency: 8, perEndpoint: 2 });
+  try {
+    for (let i = 0; i < 2; i++) await createReview(t, tree.accountId, tree.properties[0]);
+    // Their answers teach the worker how long this endpoint's attempts take.
+    await until(async () => (await deliveries(t, key, endpoint.id)).filter((d) => d.status === 'delivered').length === 2, 5000, 'the first two answers');
+    for (let i = 0; i < 40; i++) await createReview(t, tree.accountId, tree.properties[i % 3]!);
+    let mostLeased = 0;
+    for (let look = 0; look < 8; look++) {
+      await sleep(150);
+      const leased = await t.testDb.database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('endpoint_id', '=', endpoint.id).where('lease_owner', 'is not', null).executeTakeFirstOrThrow();
+      mostLeased = Math.max(mostLeased, Number(leased.n));
+    }
+    // 6 in hand, and results not yet written (a write every 30 ms) at most a wave more.
+    assert.ok(mostLeased > 0 && mostLeased <= 8, `at most 8 of 40 leased at once, saw ${mostLeased}`);
+    assert.ok(receiver.requests.length < 42, 'still delivering');
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: { ...WEBHOOK_ENV, WEBHOOK_TIMEOUT_MS: '1000' } });
