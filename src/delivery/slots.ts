@@ -8,7 +8,8 @@
  * Each claim is one round trip and one UPDATE whatever its size: at 12 a busy endpoint's claims
  * took about 70 deliveries each instead of 35 at 6, and at 24 about 125. At 24 a worker on
  * PostgreSQL made half as many claims and its slots ran dry a fifth as often as at 12, and
- * delivered 0.49-0.53 x the plain POST loop instead of 0.45-0.48 (bench/webhooks.ts); 48 gained no more.
+ * delivered 0.49-0.53 x the plain POST loop instead of 0.45-0.48 (bench/webhooks.ts --dialect
+ * postgres, alternating runs); 48 gained no more.
  */
 export const AHEAD = 24;
 
