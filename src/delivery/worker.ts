@@ -82,14 +82,19 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   let active = 0; // requests in flight
   const inFlight = new Map<string, number>(); // endpoint → requests in flight
   const attemptMs = new Map<string, number>(); // endpoint → running mean time of its attempts
-  /** Waves ahead of each endpoint claimed fewer than AHEAD waves ahead (slots.ts aheadFor). */
-  const pacedWaves = () => {
-    const paced = new Map<string, number>();
-    for (const [id, ms] of attemptMs) {
-      const waves = aheadFor(ms, config.webhookTimeoutMs);
-      if (waves < AHEAD) paced.set(id, waves);
+  const paced = new Map<string, number>(); // endpoint → waves ahead, where fewer than AHEAD (slots.ts aheadFor)
+  /** Folds an attempt's time into its endpoint's mean and sets how many waves ahead it is claimed. */
+  const pace = (endpointId: string, durationMs: number) => {
+    const mean = attemptMs.get(endpointId);
+    if (mean === undefined && attemptMs.size >= PACES_KEPT) {
+      attemptMs.clear();
+      paced.clear();
     }
-    return paced;
+    const next = mean === undefined ? durationMs : mean + PACE_WEIGHT * (durationMs - mean);
+    attemptMs.set(endpointId, next);
+    const waves = aheadFor(next, config.webhookTimeoutMs);
+    if (waves < AHEAD) paced.set(endpointId, waves);
+    else paced.delete(endpointId);
   };
   const waiting = new Map<string, ClaimedDelivery[]>(); // endpoint → claimed, not started
   const running = new Set<Promise<void>>();
@@ -124,7 +129,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       const now = Date.now();
       const inHand = new Map(inFlight);
       for (const [id, queue] of waiting) inHand.set(id, (inHand.get(id) ?? 0) + queue.length);
-      const { room, excluded } = claimRoom(perEndpoint, breaker.limited(perEndpoint, now), inHand, pacedWaves());
+      const { room, excluded } = claimRoom(perEndpoint, breaker.limited(perEndpoint, now), inHand, paced);
       let claimed: ClaimedDelivery[];
       try {
         claimed = await store.claim({
@@ -195,9 +200,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     count(inFlight, d.endpointId, -1);
     const ok = isSuccess(outcome.statusCode);
     breaker.result(d.endpointId, ok, Date.now());
-    const mean = attemptMs.get(d.endpointId);
-    if (mean === undefined && attemptMs.size >= PACES_KEPT) attemptMs.clear();
-    attemptMs.set(d.endpointId, mean === undefined ? outcome.durationMs : mean + PACE_WEIGHT * (outcome.durationMs - mean));
+    pace(d.endpointId, outcome.durationMs);
     stats.attempts += 1;
     if (ok) stats.delivered += 1;
     else {
@@ -207,8 +210,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     }
     recorder.add(record);
     if (!stopped) dispatch();
-    const waves = aheadFor(attemptMs.get(d.endpointId)!, config.webhookTimeoutMs);
-    if (lineRunningLow(waiting.get(d.endpointId)?.length ?? 0, perEndpoint, waves)) wake();
+    if (lineRunningLow(waiting.get(d.endpointId)?.length ?? 0, perEndpoint, paced.get(d.endpointId))) wake();
   }
 
   // --- recording -----------------------------------------------------------------------------
