@@ -298,9 +298,14 @@ async function main(): Promise<void> {
         await workerRun(s, receiver, endpoint.id, warmUp, '/ok');
         const baseRuns: Run[] = [];
         const workerRuns: Run[] = [];
+        // Rounds alternate which side goes first (ABBA), so a machine that speeds up or slows down
+        // through the run weighs on both sides alike.
         for (let round = 0; round < rounds; round++) {
-          baseRuns.push(await baselineLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT));
-          workerRuns.push(await workerRun(s, receiver, endpoint.id, deliveries, '/ok'));
+          const plain = () => baselineLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
+          const delivered = () => workerRun(s, receiver, endpoint.id, deliveries, '/ok');
+          if (round % 2 === 0) baseRuns.push(await plain());
+          workerRuns.push(await delivered());
+          if (round % 2 === 1) baseRuns.push(await plain());
           const [b, w] = [deliveries / baseRuns.at(-1)!.seconds, deliveries / workerRuns.at(-1)!.seconds];
           console.log(`  [${dialect}] round ${round + 1}: worker ${w.toFixed(0)}/s, plain loop ${b.toFixed(0)}/s (${(w / b).toFixed(2)})`);
         }
