@@ -7,7 +7,7 @@
 //   3. deliveries/s to a healthy endpoint beside 100,000 queued deliveries to an endpoint whose
 //      receiver answers 500, vs the same healthy deliveries alone (target ratio ≥ 0.8).
 //   node --import tsx bench/webhooks.ts [--deliveries 20000] [--backlog 100000] [--healthy 20000]
-//        [--samples 200] [--rounds 3] [--dialect sqlite|postgres]
+//        [--samples 200] [--rounds 4] [--dialect sqlite|postgres]
 // The receiver runs in a child process (node:http, answers 200 on /ok and 500 on /fail) and reports
 // arrival times on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
 // BENCH_WORKER_STATS=1 prints the worker's counters after each throughput run (claims and result
@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
   options: {
     deliveries: { type: 'string', default: '20000' }, backlog: { type: 'string', default: '100000' },
     healthy: { type: 'string', default: '20000' }, samples: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '3' }, dialect: { type: 'string' }, receiver: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '4' }, dialect: { type: 'string' }, receiver: { type: 'boolean', default: false },
   },
 });
 
