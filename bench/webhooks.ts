@@ -284,7 +284,8 @@ async function main(): Promise<void> {
   };
   try {
     for (const dialect of dialects) {
-      // 1. Throughput, alternating rounds so drift on this shared machine hits both sides alike.
+      // 1. Throughput, in rounds that alternate which side goes first (ABBA), so a machine that speeds
+      // up or slows down through the run weighs on both sides alike.
       const s = await setUp(dialect);
       try {
         const endpoint = await addEndpoint(s, `${receiver.url}/ok`);
@@ -298,8 +299,6 @@ async function main(): Promise<void> {
         await workerRun(s, receiver, endpoint.id, warmUp, '/ok');
         const baseRuns: Run[] = [];
         const workerRuns: Run[] = [];
-        // Rounds alternate which side goes first (ABBA), so a machine that speeds up or slows down
-        // through the run weighs on both sides alike.
         for (let round = 0; round < rounds; round++) {
           const plain = () => baselineLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
           const delivered = () => workerRun(s, receiver, endpoint.id, deliveries, '/ok');
