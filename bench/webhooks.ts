@@ -7,7 +7,10 @@
 //   3. deliveries/s to a healthy endpoint beside 100,000 queued deliveries to an endpoint whose
 //      receiver answers 500, vs the same healthy deliveries alone (target ratio ≥ 0.8).
 //   node --import tsx bench/webhooks.ts [--deliveries 20000] [--backlog 100000] [--healthy 20000]
-//        [--samples 200] [--rounds 4] [--dialect sqlite|postgres]
+//        [--samples 200] [--rounds 4] [--dialect sqlite|postgres] [--without-database]
+// --without-database adds, to each throughput round, the worker with its store in memory
+// (bench/memory-delivery-store.ts): the worker's own code against the plain loop, without the
+// database's claims and writes, so the gap splits into the two.
 // The receiver runs in a child process (node:http, answers 200 on /ok and 500 on /fail) and reports
 // arrival times on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
 // BENCH_WORKER_STATS=1 prints the worker's counters after each throughput run (claims and result
@@ -22,18 +25,21 @@ import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/connect.ts';
 import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
+import type { DeliveryStore } from '../src/delivery/store.ts';
 import { DEFAULT_PER_ENDPOINT, startWorker } from '../src/delivery/worker.ts';
 import { storesFor } from '../src/stores.ts';
 import { newId } from '../src/lib/ids.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { upsertReview } from '../src/modules/reviews/service.ts';
 import { freshDatabase, SECRET_KEY, sqliteOf, type TestDatabase } from '../test/support/app.ts';
+import { memoryDeliveryStore } from './memory-delivery-store.ts';
 
 const { values: args } = parseArgs({
   options: {
     deliveries: { type: 'string', default: '20000' }, backlog: { type: 'string', default: '100000' },
     healthy: { type: 'string', default: '20000' }, samples: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '4' }, dialect: { type: 'string' }, receiver: { type: 'boolean', default: false },
+    'without-database': { type: 'boolean', default: false },
   },
 });
 
@@ -126,15 +132,16 @@ async function setUp(dialect: Dialect): Promise<Setup> {
   return { db, accountId, nodeId };
 }
 
-async function addEndpoint(s: Setup, url: string, active = true): Promise<{ id: string; secret: string }> {
+async function addEndpoint(s: Setup, url: string, active = true): Promise<{ id: string; secret: string; secretEnc: string }> {
   const id = newId();
   const secret = newSecret();
+  const secretEnc = seal(Buffer.from(SECRET_KEY, 'base64'), secret, id);
   const now = new Date().toISOString();
   await s.db.database.db.insertInto('webhook_endpoints').values({
     id, account_id: s.accountId, name: url, url, events: '["review.received"]', is_active: active ? 1 : 0,
-    secret_enc: seal(Buffer.from(SECRET_KEY, 'base64'), secret, id), created_at: now, updated_at: now,
+    secret_enc: secretEnc, created_at: now, updated_at: now,
   }).execute();
-  return { id, secret };
+  return { id, secret, secretEnc };
 }
 
 /** A review.received body of realistic size (about 700 bytes). */
@@ -206,13 +213,14 @@ async function baselineLoop(receiver: Receiver, body: string, headers: Record<st
   return { seconds, cpuUs: (used.user + used.system) / n };
 }
 
-async function workerRun(s: Setup, receiver: Receiver, endpointId: string, n: number, path: string): Promise<Run> {
-  await seed(s, endpointId, n);
+/** n deliveries by one worker: seeded into the database, or handed out by `store` (--without-database). */
+async function workerRun(s: Setup, receiver: Receiver, endpointId: string, n: number, path: string, store?: DeliveryStore): Promise<Run> {
+  if (!store) await seed(s, endpointId, n);
   receiver.reset();
   const arrived = receiver.expect(path, n, 300_000);
   const cpu = process.cpuUsage();
   const started = nowNs();
-  const worker = startWorker({ store: storesFor(s.db.database).deliveries, commits: s.db.database.commits, config: config(s), log: quiet });
+  const worker = startWorker({ store: store ?? storesFor(s.db.database).deliveries, commits: s.db.database.commits, config: config(s), log: quiet });
   const last = await arrived;
   const used = process.cpuUsage(cpu);
   await worker.stop();
@@ -299,20 +307,29 @@ async function main(): Promise<void> {
         await workerRun(s, receiver, endpoint.id, warmUp, '/ok');
         const baseRuns: Run[] = [];
         const workerRuns: Run[] = [];
+        const inMemoryRuns: Run[] = [];
+        const template = { endpointId: endpoint.id, eventType: 'review.received', payload: body, url: `${receiver.url}/ok`, secretEnc: endpoint.secretEnc };
         for (let round = 0; round < rounds; round++) {
           const plain = () => baselineLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
           const delivered = () => workerRun(s, receiver, endpoint.id, deliveries, '/ok');
           if (round % 2 === 0) baseRuns.push(await plain());
           workerRuns.push(await delivered());
+          if (args['without-database']) inMemoryRuns.push(await workerRun(s, receiver, endpoint.id, deliveries, '/ok', memoryDeliveryStore(template, deliveries)));
           if (round % 2 === 1) baseRuns.push(await plain());
           const [b, w] = [deliveries / baseRuns.at(-1)!.seconds, deliveries / workerRuns.at(-1)!.seconds];
-          console.log(`  [${dialect}] round ${round + 1}: worker ${w.toFixed(0)}/s, plain loop ${b.toFixed(0)}/s (${(w / b).toFixed(2)})`);
+          const m = inMemoryRuns.length > round ? `, without the database ${(deliveries / inMemoryRuns.at(-1)!.seconds).toFixed(0)}/s` : '';
+          console.log(`  [${dialect}] round ${round + 1}: worker ${w.toFixed(0)}/s, plain loop ${b.toFixed(0)}/s (${(w / b).toFixed(2)})${m}`);
         }
         const base = sum(baseRuns, deliveries);
         const worker = sum(workerRuns, deliveries);
         say(`[${dialect}] 1. throughput: worker ${worker.rate.toFixed(0)} deliveries/s vs plain undici POST loop ${base.rate.toFixed(0)}/s ` +
           `(concurrency ${DEFAULT_PER_ENDPOINT}, ${deliveries} x ${rounds}): ratio ${(worker.rate / base.rate).toFixed(2)} (target ≥ 0.5); ` +
           `CPU of this process per delivery ${worker.cpuUs.toFixed(0)} µs vs ${base.cpuUs.toFixed(0)} µs per plain POST`);
+        if (inMemoryRuns.length > 0) {
+          const inMemory = sum(inMemoryRuns, deliveries);
+          say(`[${dialect}] 1b. the same worker without the database (its store in memory): ${inMemory.rate.toFixed(0)} deliveries/s, ` +
+            `ratio ${(inMemory.rate / base.rate).toFixed(2)} vs the plain loop; CPU of this process per delivery ${inMemory.cpuUs.toFixed(0)} µs`);
+        }
       } finally {
         await s.db.drop();
       }

@@ -1,0 +1,39 @@
+// A delivery store with no database behind it, for bench/webhooks.ts --without-database only: it
+// hands one endpoint's n deliveries to the worker in the sizes the worker asks for and forgets the
+// results. The worker's own work (claim bookkeeping, signing, sending, the attempt record) is then
+// all that runs, so its rate against the plain POST loop splits the worker's gap into the worker's
+// own code and the database's claims and writes. Never used outside the bench: nothing is leased,
+// kept or recorded.
+import type { ClaimedDelivery, DeliveryStore } from '../src/delivery/store.ts';
+import { newId } from '../src/lib/ids.ts';
+
+/** What every handed-out delivery shares: the endpoint's target and sealed secret, and the body. */
+export type DeliveryTemplate = Pick<ClaimedDelivery, 'endpointId' | 'eventType' | 'payload' | 'url' | 'secretEnc'>;
+
+/** A turn of the event loop, as a database round trip would at least cost. */
+const aTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function memoryDeliveryStore(template: DeliveryTemplate, n: number): DeliveryStore {
+  let left = n;
+  return {
+    async claim(r) {
+      await aTurn();
+      if (r.excluded.includes(template.endpointId)) return [];
+      const k = Math.max(0, Math.min(left, r.limit, r.room.get(template.endpointId) ?? r.perEndpoint));
+      left -= k;
+      const leaseUntil = Date.parse(r.leaseUntil);
+      return Array.from({ length: k }, (): ClaimedDelivery => ({
+        ...template, id: newId(), eventId: newId(), attemptCount: 0, previousSecretEnc: null, previousSecretUntil: null,
+        manual: false, owner: r.owner, leaseUntil,
+      }));
+    },
+    async record() {
+      await aTurn();
+      return [];
+    },
+    async release(deliveries) {
+      await aTurn();
+      left += deliveries.length;
+    },
+  };
+}
