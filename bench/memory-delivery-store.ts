@@ -5,7 +5,6 @@
 // own code and the database's claims and writes. Never used outside the bench: nothing is leased,
 // kept or recorded.
 import type { ClaimedDelivery, DeliveryStore } from '../src/delivery/store.ts';
-import { newId } from '../src/lib/ids.ts';
 
 /** What every handed-out delivery shares: the endpoint's target and sealed secret, and the body. */
 export type DeliveryTemplate = Pick<ClaimedDelivery, 'endpointId' | 'eventType' | 'payload' | 'url' | 'secretEnc'>;
@@ -15,6 +14,9 @@ const aTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function memoryDeliveryStore(template: DeliveryTemplate, n: number): DeliveryStore {
   let left = n;
+  let handedOut = 0;
+  // Ids from a counter, not UUIDs: the database's rows come with theirs, so making them is no part of the worker's work.
+  const nextId = () => `m-${++handedOut}`;
   return {
     async claim(r) {
       await aTurn();
@@ -23,7 +25,7 @@ export function memoryDeliveryStore(template: DeliveryTemplate, n: number): Deli
       left -= k;
       const leaseUntil = Date.parse(r.leaseUntil);
       return Array.from({ length: k }, (): ClaimedDelivery => ({
-        ...template, id: newId(), eventId: newId(), attemptCount: 0, previousSecretEnc: null, previousSecretUntil: null,
+        ...template, id: nextId(), eventId: nextId(), attemptCount: 0, previousSecretEnc: null, previousSecretUntil: null,
         manual: false, owner: r.owner, leaseUntil,
       }));
     },
