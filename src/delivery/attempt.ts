@@ -5,6 +5,7 @@
 import type { Config } from '../config.ts';
 import { newId } from '../lib/ids.ts';
 import { open } from '../lib/secret-box.ts';
+import { isoAt } from '../lib/time.ts';
 import type { AttemptRecord, ClaimedDelivery } from './store.ts';
 import { nextStep } from './schedule.ts';
 import type { AttemptOutcome, Sender } from './sender.ts';
@@ -41,19 +42,19 @@ export function attempter(config: Pick<Config, 'secretKey' | 'webhookRetrySchedu
   };
 
   return async (d) => {
-    const attemptedAt = new Date();
-    const key = signingKeys(d, attemptedAt.getTime());
+    const attemptedAt = Date.now();
+    const key = signingKeys(d, attemptedAt);
     const outcome: AttemptOutcome = key === null
       ? { statusCode: null, durationMs: 0, responseBody: null, retryAfterS: null, error: 'the signing secret cannot be decrypted (was REPUTE_SECRET_KEY changed?)' }
-      : await sender.send(d.url, webhookHeaders(key, d.eventId, d.payload, attemptedAt.getTime()), d.payload);
+      : await sender.send(d.url, webhookHeaders(key, d.eventId, d.payload, attemptedAt), d.payload);
     // A re-send is one attempt: after it the delivery is delivered or failed, whatever the schedule says.
     const step = nextStep(d.manual ? [] : config.webhookRetryScheduleS, d.manual ? 1 : d.attemptCount + 1, outcome, new Date());
     return {
       outcome,
       record: {
-        deliveryId: d.id, owner: d.owner, attemptId: newId(), attemptedAt: attemptedAt.toISOString(),
+        deliveryId: d.id, owner: d.owner, attemptId: newId(), attemptedAt: isoAt(attemptedAt),
         statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, responseBody: outcome.responseBody,
-        status: step.status, nextAttemptAt: step.nextAttemptAt.toISOString(),
+        status: step.status, nextAttemptAt: isoAt(step.nextAttemptAt.getTime()),
         pauseEndpointId: outcome.statusCode === 410 ? d.endpointId : null,
         endpointId: d.endpointId, counts: !d.manual,
       },
