@@ -181,8 +181,12 @@ class Attempt implements Dispatcher.DispatchHandler {
 
 const timeOut = (attempt: Attempt) => attempt.timedOut();
 
-// PostgreSQL text cannot hold NUL; a receiver's binary answer is kept readable, not exact.
-const keptText = (kept: Buffer[]): string => Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '\uFFFD');
+// PostgreSQL text cannot hold NUL; a receiver's binary answer is kept readable, not exact. Most
+// answers come in one chunk, read as it is rather than copied first.
+function keptText(kept: Buffer[]): string {
+  const text = (kept.length === 1 ? kept[0]! : Buffer.concat(kept)).toString('utf8');
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
 
 /** Retry-After as seconds (a number of seconds or an HTTP date), or null when absent or malformed. */
 function parseRetryAfter(value: string | string[] | undefined): number | null {
