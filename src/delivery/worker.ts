@@ -7,10 +7,12 @@
 // transaction.ts), by results, by retry timers and by a WEBHOOK_POLL_MS poll. stop() finishes the attempts in flight and writes them.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import Denque from 'denque';
 import type { Config } from '../config.ts';
 import type { CommitSignal } from '../db/commit-signal.ts';
 import { outageTracker } from '../db/outage.ts';
 import type { Log } from '../lib/log.ts';
+import { isoAt } from '../lib/time.ts';
 import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
@@ -96,7 +98,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     if (waves < AHEAD) paced.set(endpointId, waves);
     else paced.delete(endpointId);
   };
-  const waiting = new Map<string, ClaimedDelivery[]>(); // endpoint → claimed, not started
+  // endpoint → claimed, not started, oldest first (a deque: Array#shift moved the whole line and cost
+  // about 1.3 µs a delivery, bench/webhooks.ts)
+  const waiting = new Map<string, Denque<ClaimedDelivery>>();
   const running = new Set<Promise<void>>();
   const count = (map: Map<string, number>, id: string, by: number) => {
     const n = (map.get(id) ?? 0) + by;
@@ -133,9 +137,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       let claimed: ClaimedDelivery[];
       try {
         claimed = await store.claim({
-          now: new Date(now).toISOString(),
-          firstAttemptCutoff: new Date(now - (schedule[0] ?? 0) * 1000).toISOString(),
-          leaseUntil: new Date(now + 2 * config.webhookTimeoutMs + LEASE_MARGIN_MS).toISOString(),
+          now: isoAt(now),
+          firstAttemptCutoff: isoAt(now - (schedule[0] ?? 0) * 1000),
+          leaseUntil: isoAt(now + 2 * config.webhookTimeoutMs + LEASE_MARGIN_MS),
           owner: `${workerId}:${++claimSeq}`,
           limit, perEndpoint: claimPerEndpoint(perEndpoint), room, excluded,
         });
@@ -151,7 +155,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       for (const d of claimed) {
         const queue = waiting.get(d.endpointId);
         if (queue) queue.push(d);
-        else waiting.set(d.endpointId, [d]);
+        else waiting.set(d.endpointId, new Denque([d]));
       }
       dispatch();
     } while (claimAgain && !stopped);
@@ -162,10 +166,14 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   function dispatch(): void {
     const now = Date.now();
     const giveBack: ClaimedDelivery[] = [];
-    for (const [endpointId, queue] of [...waiting]) {
+    const toBack: string[] = [];
+    for (const [endpointId, queue] of waiting) {
       const allowance = breaker.allowance(endpointId, perEndpoint, now);
       // An open breaker: hand its deliveries back rather than sit on them for the cool-down.
-      if (allowance === 0) giveBack.push(...queue.splice(0));
+      if (allowance === 0) {
+        giveBack.push(...queue.toArray());
+        queue.clear();
+      }
       let started = false;
       while (queue.length > 0 && active < concurrency && (inFlight.get(endpointId) ?? 0) < allowance) {
         const d = queue.shift()!;
@@ -175,13 +183,19 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
           started = true;
         }
       }
-      // Endpoints that just got slots go to the back of the line for the next free ones.
-      if (queue.length === 0 || started) waiting.delete(endpointId);
-      if (queue.length > 0 && started) waiting.set(endpointId, queue);
+      if (queue.length === 0) waiting.delete(endpointId);
+      else if (started) toBack.push(endpointId);
+    }
+    // Endpoints that just got slots go to the back of the line for the next free ones (after the
+    // loop, which would otherwise meet them again).
+    if (waiting.size > 1) for (const endpointId of toBack) {
+      const queue = waiting.get(endpointId)!;
+      waiting.delete(endpointId);
+      waiting.set(endpointId, queue);
     }
     if (giveBack.length > 0) {
       held -= giveBack.length;
-      store.release(giveBack, new Date(now).toISOString()).catch((error: unknown) => {
+      store.release(giveBack, isoAt(now)).catch((error: unknown) => {
         if (!outage.failed(error)) log.warn({ err: error }, 'webhook worker: giving deliveries back failed; their leases will expire');
       });
     }
@@ -263,7 +277,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     deps.commits.off('committed', wake);
     await claiming;
     // Deliveries not yet started go back to the queue for the next worker, at once.
-    const unstarted = [...waiting.values()].flat();
+    const unstarted = [...waiting.values()].flatMap((queue) => queue.toArray());
     waiting.clear();
     await store.release(unstarted, new Date().toISOString()).catch((error: unknown) =>
       log.warn({ err: error }, 'webhook worker: giving deliveries back at shutdown failed; their leases will expire'));
