@@ -24,10 +24,17 @@ export function memoryDeliveryStore(template: DeliveryTemplate, n: number): Deli
       const k = Math.max(0, Math.min(left, r.limit, r.room.get(template.endpointId) ?? r.perEndpoint));
       left -= k;
       const leaseUntil = Date.parse(r.leaseUntil);
-      return Array.from({ length: k }, (): ClaimedDelivery => ({
-        ...template, id: nextId(), eventId: nextId(), attemptCount: 0, previousSecretEnc: null, previousSecretUntil: null,
-        manual: false, owner: r.owner, leaseUntil,
-      }));
+      // A plain loop: Array.from with a mapping function cost about 10 µs a delivery here, which
+      // the figure charged to the worker.
+      const claimed: ClaimedDelivery[] = [];
+      for (let i = 0; i < k; i++) {
+        claimed.push({
+          id: nextId(), endpointId: template.endpointId, eventId: nextId(), eventType: template.eventType, attemptCount: 0,
+          payload: template.payload, url: template.url, secretEnc: template.secretEnc, previousSecretEnc: null,
+          previousSecretUntil: null, manual: false, owner: r.owner, leaseUntil,
+        });
+      }
+      return claimed;
     },
     async record() {
       await aTurn();
