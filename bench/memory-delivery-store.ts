@@ -24,8 +24,8 @@ export function memoryDeliveryStore(template: DeliveryTemplate, n: number): Deli
       const k = Math.max(0, Math.min(left, r.limit, r.room.get(template.endpointId) ?? r.perEndpoint));
       left -= k;
       const leaseUntil = Date.parse(r.leaseUntil);
-      // A plain loop: Array.from with a mapping function cost about 10 µs a delivery here, which
-      // the figure charged to the worker.
+      // Every field written out: built as {...template, …} in Array.from's mapping function, each
+      // delivery cost about 11 µs here and slowed every later read of it, all charged to the worker.
       const claimed: ClaimedDelivery[] = [];
       for (let i = 0; i < k; i++) {
         claimed.push({
