@@ -279,7 +279,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     // Deliveries not yet started go back to the queue for the next worker, at once.
     const unstarted = [...waiting.values()].flatMap((queue) => queue.toArray());
     waiting.clear();
-    await store.release(unstarted, new Date().toISOString()).catch((error: unknown) =>
+    await store.release(unstarted, isoAt(Date.now())).catch((error: unknown) =>
       log.warn({ err: error }, 'webhook worker: giving deliveries back at shutdown failed; their leases will expire'));
     await Promise.allSettled([...running]);
     // Write what the last attempts found; if that keeps failing, the leases expire and another worker resends.

@@ -8,7 +8,8 @@ import { INSTANT_RULE, parseInstant } from './instant.ts';
  * 1 µs on the delivery worker's path, which stamps every attempt twice (bench/webhooks.ts); this
  * costs about 0.05 µs.
  */
-export function isoAt(ms: number): string {
+export function isoAt(epochMs: number): string {
+  const ms = Math.trunc(epochMs); // as Date does: a fractional millisecond is dropped
   const minute = Math.floor(ms / 60_000);
   if (minute !== cachedMinute) {
     cachedMinute = minute;

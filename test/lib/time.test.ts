@@ -17,6 +17,10 @@ test('isoAt writes what toISOString writes, across seconds, minutes, days and ye
   for (const ms of [...samples, ...samples.slice().sort((a, b) => a - b)]) assert.equal(isoAt(ms), new Date(ms).toISOString(), `at ${ms}`);
 });
 
+test('isoAt drops a fractional millisecond, as Date does (a retry schedule may give fractional seconds)', () => {
+  for (const ms of [1_764_266_400_012.3, 1_764_266_400_012.999, 59_999.5]) assert.equal(isoAt(ms), new Date(ms).toISOString());
+});
+
 test('nowIso is the present in the stored form', () => {
   const before = Date.now();
   const now = Date.parse(nowIso());
