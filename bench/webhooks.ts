@@ -333,7 +333,7 @@ async function main(): Promise<void> {
           }
           if (round % 2 === 1) baseRuns.push(await plain());
           const [b, w] = [deliveries / baseRuns.at(-1)!.seconds, deliveries / workerRuns.at(-1)!.seconds];
-          const m = inMemoryRuns.length > round ? `, without the database ${(deliveries / inMemoryRuns.at(-1)!.seconds).toFixed(0)}/s` : '';
+          const m = args['without-database'] ? `, without the database ${(deliveries / inMemoryRuns.at(-1)!.seconds).toFixed(0)}/s` : '';
           console.log(`  [${dialect}] round ${round + 1}: worker ${w.toFixed(0)}/s, plain loop ${b.toFixed(0)}/s (${(w / b).toFixed(2)})${m}`);
         }
         const base = sum(baseRuns, deliveries);

@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import type { CommitSignal } from '../db/commit-signal.ts';
 import { outageTracker } from '../db/outage.ts';
 import type { Log } from '../lib/log.ts';
-import { isoAt } from '../lib/time.ts';
+import { isoAt, nowIso } from '../lib/time.ts';
 import { type Lookup, parseAllowList } from './address-guard.ts';
 import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
@@ -279,7 +279,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
     // Deliveries not yet started go back to the queue for the next worker, at once.
     const unstarted = [...waiting.values()].flatMap((queue) => queue.toArray());
     waiting.clear();
-    await store.release(unstarted, isoAt(Date.now())).catch((error: unknown) =>
+    await store.release(unstarted, nowIso()).catch((error: unknown) =>
       log.warn({ err: error }, 'webhook worker: giving deliveries back at shutdown failed; their leases will expire'));
     await Promise.allSettled([...running]);
     // Write what the last attempts found; if that keeps failing, the leases expire and another worker resends.
