@@ -1,0 +1,174 @@
+// Diagnostic, PostgreSQL only: how much of the webhook worker's gap to a plain POST loop each part of
+// the database's work accounts for. In alternating cycles, with the same receiver, body and
+// concurrency as bench/webhooks.ts, it times:
+//   plain        the plain undici POST loop (the baseline);
+//   database     the worker with its real store (what bench/webhooks.ts figure 1 measures);
+//   read-claims  claims that only read (no lease written), results written by the real store;
+//   reads-only   claims that only read, results not written at all;
+//   memory       no database (bench/memory-delivery-store.ts, figure 1b).
+// read-claims and reads-only are upper bounds, not designs: a claim that writes no lease lets two
+// workers take the same delivery, and here one worker skips what it already took by a high-water mark
+// on the due time (each delivery is seeded with its own). Not part of `npm run bench`.
+//   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4]
+// Needs TEST_DATABASE_URL. Loopback only.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../src/config.ts';
+import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
+import { type ClaimedRow, type DeliveryStore, toClaimed } from '../src/delivery/store.ts';
+import { DEFAULT_PER_ENDPOINT, startWorker } from '../src/delivery/worker.ts';
+import type { PostgresDatabase } from '../src/db/connect.ts';
+import { newId } from '../src/lib/ids.ts';
+import { seal } from '../src/lib/secret-box.ts';
+import { storesFor } from '../src/stores.ts';
+import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
+import { memoryDeliveryStore } from './memory-delivery-store.ts';
+
+const { values: args } = parseArgs({ options: { deliveries: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '4' } } });
+const n = Number(args.deliveries);
+const rounds = Number(args.rounds);
+if (!process.env.TEST_DATABASE_URL) throw new Error('bench/webhook-bounds.ts needs TEST_DATABASE_URL (PostgreSQL)');
+
+const MODES = ['plain', 'database', 'read-claims', 'reads-only', 'memory'] as const;
+type Mode = (typeof MODES)[number];
+
+// The receiver of bench/webhooks.ts, in its own process.
+const receiver = fork(new URL('webhooks.ts', import.meta.url).pathname, ['--receiver'], { execArgv: ['--import', 'tsx'] });
+const [{ port }] = (await once(receiver, 'message')) as [{ port: number }];
+const url = `http://127.0.0.1:${port}/ok`;
+const arrivedAll = () => new Promise<void>((resolve) => {
+  const onMessage = (m: { reached?: string }) => {
+    if (!m.reached) return;
+    receiver.off('message', onMessage);
+    resolve();
+  };
+  receiver.on('message', onMessage);
+  receiver.send({ cmd: 'reset' });
+  receiver.send({ cmd: 'expect', path: '/ok', n });
+});
+
+const testDb = await freshDatabase('postgres');
+const db = testDb.database.db;
+const { pool } = testDb.database as PostgresDatabase;
+const accountId = newId();
+const endpointId = newId();
+const secret = newSecret();
+const secretEnc = seal(Buffer.from(SECRET_KEY, 'base64'), secret, endpointId);
+const created = new Date().toISOString();
+await db.insertInto('accounts').values({ id: accountId, name: 'Bench', plan_features: '["webhooks"]', webhook_endpoint_limit: null, created_at: created }).execute();
+await db.insertInto('webhook_endpoints').values({
+  id: endpointId, account_id: accountId, name: url, url, events: '["review.received"]', is_active: 1, secret_enc: secretEnc, created_at: created, updated_at: created,
+}).execute();
+// About the size of bench/webhooks.ts's review.received body.
+const body = JSON.stringify({ id: newId(), type: 'review.received', timestamp: created, account_id: accountId, data: { text: 'x'.repeat(560) } });
+const config = loadConfig({ DATABASE_URL: testDb.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32' });
+const quiet = { debug() {}, info() {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
+const realStore = storesFor(testDb.database).deliveries;
+
+// The real claim's reads (the pending index, the event's body, the endpoint), with no lease written.
+const READ_CLAIM = `
+  SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, ev.payload, e.url, e.secret_enc,
+    e.previous_secret_enc, e.previous_secret_until, d.manual_retry, d.next_attempt_at
+  FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  WHERE d.endpoint_id = $1 AND d.status = 'pending' AND d.next_attempt_at <= $2 AND d.next_attempt_at > $3
+  ORDER BY d.next_attempt_at LIMIT $4`;
+
+function readingStore(writeResults: boolean): DeliveryStore {
+  let after = '';
+  return {
+    async claim(r) {
+      if (r.excluded.includes(endpointId)) return [];
+      const { rows } = await pool.query<ClaimedRow & { next_attempt_at: string }>({
+        name: 'bench_read_claim', text: READ_CLAIM, values: [endpointId, r.now, after, Math.min(r.limit, r.room.get(endpointId) ?? r.perEndpoint)],
+      });
+      if (rows.length > 0) after = rows.at(-1)!.next_attempt_at;
+      return rows.map((row) => toClaimed(row, r));
+    },
+    record: (records, autoDisableAfterS) => (writeResults ? realStore.record(records, autoDisableAfterS) : Promise.resolve([])),
+    async release() {},
+  };
+}
+
+/** Queues n deliveries, each due at its own millisecond (the reading stores' high-water mark needs that). */
+async function seed(): Promise<void> {
+  const first = Date.now() - n - 1000;
+  for (let i = 0; i < n; i += 1000) {
+    const events = [];
+    const deliveries = [];
+    for (let j = i; j < Math.min(n, i + 1000); j++) {
+      const id = newId();
+      const at = new Date(first + j).toISOString();
+      events.push({ id, account_id: accountId, type: 'review.received', payload: body, created_at: at });
+      deliveries.push({ id: newId(), account_id: accountId, endpoint_id: endpointId, event_id: id, event_type: 'review.received', status: 'pending', attempt_count: 0, next_attempt_at: at, created_at: at });
+    }
+    await db.insertInto('events').values(events).execute();
+    await db.insertInto('webhook_deliveries').values(deliveries).execute();
+  }
+}
+
+/** As bench/webhooks.ts: no earlier run's vacuum or dirty pages weigh on the next. */
+async function settle(): Promise<void> {
+  await sql`vacuum analyze webhook_deliveries, webhook_attempts, events`.execute(db);
+  await sql`checkpoint`.execute(db);
+}
+
+async function plainLoop(): Promise<number> {
+  const headers = webhookHeaders(secretKey(secret), newId(), body);
+  const agent = new Agent({ keepAliveTimeout: 4000 });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: DEFAULT_PER_ENDPOINT }, async () => {
+    while (next++ < n) {
+      const r = await request(url, { method: 'POST', headers, body, dispatcher: agent });
+      await r.body.dump();
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return n / seconds;
+}
+
+async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
+  if (mode !== 'memory') {
+    // What the reading stores left pending would be claimed again: out of the way.
+    await db.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('status', '=', 'pending').execute();
+    await seed();
+  }
+  const store = mode === 'database' ? realStore : mode === 'read-claims' ? readingStore(true) : mode === 'reads-only' ? readingStore(false)
+    : memoryDeliveryStore({ endpointId, eventType: 'review.received', payload: body, url, secretEnc }, n);
+  await settle();
+  const arrived = arrivedAll();
+  const started = performance.now();
+  const worker = startWorker({ store, commits: testDb.database.commits, config, log: quiet });
+  await arrived;
+  const seconds = (performance.now() - started) / 1000;
+  await worker.stop();
+  return n / seconds;
+}
+
+const rates = new Map<Mode, number[]>(MODES.map((m) => [m, []]));
+try {
+  // Cycle 0 warms every path and is not counted; the order reverses each cycle.
+  for (let cycle = 0; cycle <= rounds; cycle++) {
+    const order = cycle % 2 === 0 ? [...MODES] : [...MODES].reverse();
+    const line: string[] = [];
+    for (const mode of order) {
+      if (mode === 'plain') await settle();
+      const rate = mode === 'plain' ? await plainLoop() : await workerRun(mode);
+      if (cycle > 0) rates.get(mode)!.push(rate);
+      line.push(`${mode} ${rate.toFixed(0)}/s`);
+    }
+    console.log(`  cycle ${cycle}${cycle === 0 ? ' (warm-up)' : ''}: ${line.join(', ')}`);
+  }
+  // Rate over all cycles: deliveries over the summed time.
+  const overall = (mode: Mode) => rates.get(mode)!.length / rates.get(mode)!.reduce((a, r) => a + 1 / r, 0);
+  const plain = overall('plain');
+  console.log(`\nPostgreSQL, ${n} deliveries x ${rounds} cycles, against the plain loop (${plain.toFixed(0)}/s):`);
+  for (const mode of MODES.slice(1)) console.log(`  ${mode.padEnd(12)} ${overall(mode).toFixed(0).padStart(6)}/s  ratio ${(overall(mode) / plain).toFixed(2)}`);
+} finally {
+  await testDb.drop();
+  receiver.disconnect();
+}
