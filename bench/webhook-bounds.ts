@@ -3,10 +3,13 @@
 // concurrency as bench/webhooks.ts, it times:
 //   plain        the plain undici POST loop (the baseline);
 //   database     the worker with its real store (what bench/webhooks.ts figure 1 measures);
-//   read-claims  claims that only read (no lease written), results written by the real store;
-//   reads-only   claims that only read, results not written at all;
+//   no-attempts  the real store, but results write the deliveries only (no webhook_attempts row);
+//   no-results   the real store's claims, and no results written;
+//   read-claims  claims that only read the deliveries (no lease written), results written as the real
+//                store writes them (without its check of the lease);
+//   reads-only   claims that only read, and no results written;
 //   memory       no database (bench/memory-delivery-store.ts, figure 1b).
-// read-claims and reads-only are upper bounds, not designs: a claim that writes no lease lets two
+// All but database are upper bounds, not designs: attempts and results must be kept, and a claim that writes nothing lets two
 // workers take the same delivery, and here one worker skips what it already took by a high-water mark
 // on the due time (each delivery is seeded with its own). Not part of `npm run bench`.
 //   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4]
@@ -18,7 +21,8 @@ import { sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
-import { type ClaimedRow, type DeliveryStore, toClaimed } from '../src/delivery/store.ts';
+import { type AttemptRecord, type ClaimedRow, type DeliveryStore, toClaimed } from '../src/delivery/store.ts';
+import { RECORD } from '../src/delivery/store-postgres.ts';
 import { DEFAULT_PER_ENDPOINT, startWorker } from '../src/delivery/worker.ts';
 import type { PostgresDatabase } from '../src/db/connect.ts';
 import { newId } from '../src/lib/ids.ts';
@@ -32,7 +36,7 @@ const n = Number(args.deliveries);
 const rounds = Number(args.rounds);
 if (!process.env.TEST_DATABASE_URL) throw new Error('bench/webhook-bounds.ts needs TEST_DATABASE_URL (PostgreSQL)');
 
-const MODES = ['plain', 'database', 'read-claims', 'reads-only', 'memory'] as const;
+const MODES = ['plain', 'database', 'no-attempts', 'no-results', 'read-claims', 'reads-only', 'memory'] as const;
 type Mode = (typeof MODES)[number];
 
 // The receiver of bench/webhooks.ts, in its own process.
@@ -76,7 +80,40 @@ const READ_CLAIM = `
   WHERE d.endpoint_id = $1 AND d.status = 'pending' AND d.next_attempt_at <= $2 AND d.next_attempt_at > $3
   ORDER BY d.next_attempt_at LIMIT $4`;
 
-function readingStore(writeResults: boolean): DeliveryStore {
+/** RECORD rewritten for an upper bound; fails loudly when RECORD no longer reads as expected. */
+function recordWithout(part: RegExp | string, replacement: string): string {
+  const text = RECORD.replace(part, replacement);
+  if (text === RECORD) throw new Error(`bench/webhook-bounds.ts: RECORD has changed; update the rewrite of ${part}`);
+  return text;
+}
+// The real write of results, less its check that the claim's lease still holds (none is written here).
+const RECORD_UNLEASED = recordWithout('AND d.lease_owner = r.owner', '');
+// The real write of results, less the attempt's row.
+const RECORD_NO_ATTEMPTS = recordWithout(/INSERT INTO webhook_attempts[^]*$/, 'SELECT count(*) FROM updated');
+
+/** Writes results with one of RECORD's rewrites (no health, no pause: every answer here is a 200). */
+async function writeResults(name: string, text: string, records: AttemptRecord[]): Promise<string[]> {
+  if (records.length === 0) return [];
+  const col = <K extends keyof AttemptRecord>(key: K) => records.map((x) => x[key]);
+  await pool.query({
+    name, text,
+    values: [col('deliveryId'), col('owner'), col('status'), col('statusCode'), col('attemptedAt'), col('nextAttemptAt'),
+      col('attemptId'), col('durationMs'), col('error'), col('responseBody')],
+  });
+  return [];
+}
+
+/** The real claims; results written without attempts, or not at all. */
+function claimingStore(results: 'no-attempts' | 'none'): DeliveryStore {
+  return {
+    claim: (r) => realStore.claim(r),
+    release: (deliveries, now) => realStore.release(deliveries, now),
+    record: async (records) => (results === 'none' ? [] : writeResults('bench_record_no_attempts', RECORD_NO_ATTEMPTS, records)),
+  };
+}
+
+/** Claims that only read (READ_CLAIM); results written without the lease check, or not at all. */
+function readingStore(withResults: boolean): DeliveryStore {
   let after = '';
   return {
     async claim(r) {
@@ -87,7 +124,7 @@ function readingStore(writeResults: boolean): DeliveryStore {
       if (rows.length > 0) after = rows.at(-1)!.next_attempt_at;
       return rows.map((row) => toClaimed(row, r));
     },
-    record: (records, autoDisableAfterS) => (writeResults ? realStore.record(records, autoDisableAfterS) : Promise.resolve([])),
+    record: async (records) => (withResults ? writeResults('bench_record_unleased', RECORD_UNLEASED, records) : []),
     async release() {},
   };
 }
@@ -137,7 +174,8 @@ async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
     await db.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('status', '=', 'pending').execute();
     await seed();
   }
-  const store = mode === 'database' ? realStore : mode === 'read-claims' ? readingStore(true) : mode === 'reads-only' ? readingStore(false)
+  const store = mode === 'database' ? realStore : mode === 'no-attempts' ? claimingStore('no-attempts') : mode === 'no-results' ? claimingStore('none')
+    : mode === 'read-claims' ? readingStore(true) : mode === 'reads-only' ? readingStore(false)
     : memoryDeliveryStore({ endpointId, eventType: 'review.received', payload: body, url, secretEnc }, n);
   await settle();
   const arrived = arrivedAll();
