@@ -89,7 +89,7 @@ function recordWithout(part: RegExp | string, replacement: string): string {
 // The real write of results, less its check that the claim's lease still holds (none is written here).
 const RECORD_UNLEASED = recordWithout('AND d.lease_owner = r.owner', '');
 // The real write of results, less the attempt's row.
-const RECORD_NO_ATTEMPTS = recordWithout(/INSERT INTO webhook_attempts[^]*$/, 'SELECT count(*) FROM updated');
+const RECORD_NO_ATTEMPTS = recordWithout(/INSERT INTO webhook_attempts[\s\S]*$/, 'SELECT count(*) FROM updated');
 
 /** Writes results with one of RECORD's rewrites (no health, no pause: every answer here is a 200). */
 async function writeResults(name: string, text: string, records: AttemptRecord[]): Promise<string[]> {
