@@ -9,9 +9,10 @@
 //                store writes them (without its check of the lease);
 //   reads-only   claims that only read, and no results written;
 //   memory       no database (bench/memory-delivery-store.ts, figure 1b).
-// All but database are upper bounds, not designs: attempts and results must be kept, and a claim that writes nothing lets two
-// workers take the same delivery, and here one worker skips what it already took by a high-water mark
-// on the due time (each delivery is seeded with its own). Not part of `npm run bench`.
+// All but database are upper bounds, not designs: attempts and results must be kept, and a claim
+// that writes nothing lets two workers take the same delivery (here the one worker skips what it
+// already took by a high-water mark on the due time; each delivery is seeded with its own). A
+// diagnostic, not part of `npm run bench`.
 //   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4]
 // Needs TEST_DATABASE_URL. Loopback only.
 import { fork } from 'node:child_process';
@@ -170,7 +171,7 @@ async function plainLoop(): Promise<number> {
 
 async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
   if (mode !== 'memory') {
-    // What the reading stores left pending would be claimed again: out of the way.
+    // What an earlier mode left pending (no results written) would be claimed again: out of the way.
     await db.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('status', '=', 'pending').execute();
     await seed();
   }
