@@ -15,11 +15,7 @@
 // diagnostic, not part of `npm run bench`.
 //   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4]
 // Needs TEST_DATABASE_URL. Loopback only.
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
-import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
 import { type AttemptRecord, type ClaimedRow, type DeliveryStore, toClaimed } from '../src/delivery/store.ts';
@@ -31,6 +27,8 @@ import { seal } from '../src/lib/secret-box.ts';
 import { storesFor } from '../src/stores.ts';
 import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
+import { startReceiver } from './support/webhook-receiver.ts';
+import { plainPostLoop, settleDeliveries } from './support/webhook-runs.ts';
 
 const { values: args } = parseArgs({ options: { deliveries: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '4' } } });
 const n = Number(args.deliveries);
@@ -40,20 +38,8 @@ if (!process.env.TEST_DATABASE_URL) throw new Error('bench/webhook-bounds.ts nee
 const MODES = ['plain', 'database', 'no-attempts', 'no-results', 'read-claims', 'reads-only', 'memory'] as const;
 type Mode = (typeof MODES)[number];
 
-// The receiver of bench/webhooks.ts, in its own process.
-const receiver = fork(new URL('webhooks.ts', import.meta.url).pathname, ['--receiver'], { execArgv: ['--import', 'tsx'] });
-const [{ port }] = (await once(receiver, 'message')) as [{ port: number }];
-const url = `http://127.0.0.1:${port}/ok`;
-const arrivedAll = () => new Promise<void>((resolve) => {
-  const onMessage = (m: { reached?: string }) => {
-    if (!m.reached) return;
-    receiver.off('message', onMessage);
-    resolve();
-  };
-  receiver.on('message', onMessage);
-  receiver.send({ cmd: 'reset' });
-  receiver.send({ cmd: 'expect', path: '/ok', n });
-});
+const receiver = await startReceiver();
+const url = `${receiver.url}/ok`;
 
 const testDb = await freshDatabase('postgres');
 const db = testDb.database.db;
@@ -147,26 +133,9 @@ async function seed(): Promise<void> {
   }
 }
 
-/** As bench/webhooks.ts: no earlier run's vacuum or dirty pages weigh on the next. */
-async function settle(): Promise<void> {
-  await sql`vacuum analyze webhook_deliveries, webhook_attempts, events`.execute(db);
-  await sql`checkpoint`.execute(db);
-}
-
 async function plainLoop(): Promise<number> {
-  const headers = webhookHeaders(secretKey(secret), newId(), body);
-  const agent = new Agent({ keepAliveTimeout: 4000 });
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: DEFAULT_PER_ENDPOINT }, async () => {
-    while (next++ < n) {
-      const r = await request(url, { method: 'POST', headers, body, dispatcher: agent });
-      await r.body.dump();
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  await agent.close();
-  return n / seconds;
+  const run = await plainPostLoop(receiver, body, webhookHeaders(secretKey(secret), newId(), body), n, DEFAULT_PER_ENDPOINT);
+  return n / run.seconds;
 }
 
 async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
@@ -178,8 +147,9 @@ async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
   const store = mode === 'database' ? realStore : mode === 'no-attempts' ? claimingStore('no-attempts') : mode === 'no-results' ? claimingStore('none')
     : mode === 'read-claims' ? readingStore(true) : mode === 'reads-only' ? readingStore(false)
     : memoryDeliveryStore({ endpointId, eventType: 'review.received', payload: body, url, secretEnc }, n);
-  await settle();
-  const arrived = arrivedAll();
+  await settleDeliveries(testDb);
+  receiver.reset();
+  const arrived = receiver.expect('/ok', n, 300_000);
   const started = performance.now();
   const worker = startWorker({ store, commits: testDb.database.commits, config, log: quiet });
   await arrived;
@@ -195,7 +165,7 @@ try {
     const order = cycle % 2 === 0 ? [...MODES] : [...MODES].reverse();
     const line: string[] = [];
     for (const mode of order) {
-      if (mode === 'plain') await settle();
+      if (mode === 'plain') await settleDeliveries(testDb);
       const rate = mode === 'plain' ? await plainLoop() : await workerRun(mode);
       if (cycle > 0) rates.get(mode)!.push(rate);
       line.push(`${mode} ${rate.toFixed(0)}/s`);
@@ -209,5 +179,5 @@ try {
   for (const mode of MODES.slice(1)) console.log(`  ${mode.padEnd(12)} ${overall(mode).toFixed(0).padStart(6)}/s  ratio ${(overall(mode) / plain).toFixed(2)}`);
 } finally {
   await testDb.drop();
-  receiver.disconnect();
+  receiver.child.disconnect();
 }

@@ -11,16 +11,11 @@
 // --without-database adds, to each throughput round, the worker with its store in memory
 // (bench/memory-delivery-store.ts): the worker's own code against the plain loop, without the
 // database's claims and writes, so the gap splits into the two.
-// The receiver runs in a child process (node:http, answers 200 on /ok and 500 on /fail) and reports
-// arrival times on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
+// The receiver (bench/support/webhook-receiver.ts) runs in a child process and reports arrival times
+// on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
 // BENCH_WORKER_STATS=1 prints the worker's counters after each throughput run (claims and result
 // flushes per delivery: how many database round trips a delivery costs).
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/connect.ts';
@@ -31,89 +26,22 @@ import { storesFor } from '../src/stores.ts';
 import { newId } from '../src/lib/ids.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { upsertReview } from '../src/modules/reviews/service.ts';
-import { freshDatabase, SECRET_KEY, sqliteOf, type TestDatabase } from '../test/support/app.ts';
+import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
+import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
+import { plainPostLoop, type Run, settleDeliveries } from './support/webhook-runs.ts';
 
 const { values: args } = parseArgs({
   options: {
     deliveries: { type: 'string', default: '20000' }, backlog: { type: 'string', default: '100000' },
     healthy: { type: 'string', default: '20000' }, samples: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '4' }, dialect: { type: 'string' }, receiver: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '4' }, dialect: { type: 'string' },
     'without-database': { type: 'boolean', default: false },
   },
 });
 
 const nowNs = () => process.hrtime.bigint();
 const ms = (ns: bigint) => Number(ns) / 1e6;
-
-// --- receiver (child process) -------------------------------------------------------------------
-if (args.receiver) {
-  const counts = new Map<string, number>();
-  const waits: Array<{ path: string; n: number }> = [];
-  let recording = false;
-  const server = http.createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      const at = nowNs();
-      res.writeHead(path === '/fail' ? 500 : 200, { 'content-length': '2' }).end('ok');
-      const n = (counts.get(path) ?? 0) + 1;
-      counts.set(path, n);
-      if (recording) process.send!({ arrival: req.headers['webhook-id'], at: String(at) });
-      for (let i = waits.length - 1; i >= 0; i--) {
-        if (waits[i]!.path === path && n >= waits[i]!.n) {
-          process.send!({ reached: path, at: String(at) });
-          waits.splice(i, 1);
-        }
-      }
-    });
-  });
-  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
-  process.on('message', (m: { cmd: string; path?: string; n?: number; on?: boolean }) => {
-    if (m.cmd === 'reset') counts.clear();
-    if (m.cmd === 'record') recording = m.on!;
-    if (m.cmd === 'expect') {
-      if ((counts.get(m.path!) ?? 0) >= m.n!) process.send!({ reached: m.path, at: String(nowNs()) });
-      else waits.push({ path: m.path!, n: m.n! });
-    }
-  });
-  process.on('disconnect', () => process.exit(0));
-}
-
-interface Receiver {
-  child: ChildProcess;
-  url: string;
-  /** Resolves with the arrival time of the n-th request to path (counted since the last reset). */
-  expect(path: string, n: number, timeoutMs: number): Promise<bigint>;
-  reset(): void;
-  arrivals: Map<string, bigint>;
-  record(on: boolean): void;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const child = fork(new URL(import.meta.url).pathname, ['--receiver'], { execArgv: ['--import', 'tsx'] });
-  const [{ port }] = (await once(child, 'message')) as [{ port: number }];
-  const arrivals = new Map<string, bigint>();
-  child.on('message', (m: { arrival?: string; at: string }) => {
-    if (m.arrival) arrivals.set(m.arrival, BigInt(m.at));
-  });
-  return {
-    child, url: `http://127.0.0.1:${port}`, arrivals,
-    reset: () => child.send({ cmd: 'reset' }),
-    record: (on) => child.send({ cmd: 'record', on }),
-    expect: (path, n, timeoutMs) => new Promise<bigint>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`receiver: ${path} did not reach ${n} in ${timeoutMs} ms`)), timeoutMs);
-      const onMessage = (m: { reached?: string; at: string }) => {
-        if (m.reached !== path) return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve(BigInt(m.at));
-      };
-      child.on('message', onMessage);
-      child.send({ cmd: 'expect', path, n });
-    }),
-  };
-}
 
 // --- set-up -------------------------------------------------------------------------------------
 interface Setup {
@@ -172,23 +100,7 @@ async function seed(s: Setup, endpointId: string, n: number): Promise<void> {
     await db.insertInto('events').values(events).execute();
     await db.insertInto('webhook_deliveries').values(deliveries).execute();
   }
-  await settle(s);
-}
-
-/**
- * Finishes the database's work left from earlier writes (a seed, or a worker's run) before a timed
- * run starts: vacuum and checkpoint on PostgreSQL, a WAL checkpoint on SQLite. Otherwise the
- * autovacuum that a worker's run sets off would run during whichever run follows it, and a plain
- * loop timed after a worker's run would pay for the worker's writes.
- */
-async function settle(s: Setup): Promise<void> {
-  const db = s.db.database.db;
-  if (s.db.dialect === 'postgres') {
-    await sql`vacuum analyze webhook_deliveries, webhook_attempts, events`.execute(db);
-    await sql`checkpoint`.execute(db);
-  } else {
-    sqliteOf(s.db.database).pragma('wal_checkpoint(TRUNCATE)');
-  }
+  await settleDeliveries(s.db);
 }
 
 function config(s: Setup, env: Record<string, string> = {}) {
@@ -200,29 +112,6 @@ function config(s: Setup, env: Record<string, string> = {}) {
 const quiet = { debug() {}, info() {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
 
 // --- figure 1: throughput ---------------------------------------------------------------------------
-interface Run {
-  seconds: number;
-  /** This process's CPU time (user + system) per delivery, in µs; PostgreSQL's own is not in it. */
-  cpuUs: number;
-}
-
-async function baselineLoop(receiver: Receiver, body: string, headers: Record<string, string>, n: number, concurrency: number): Promise<Run> {
-  const agent = new Agent({ keepAliveTimeout: 4000 });
-  let next = 0;
-  const cpu = process.cpuUsage();
-  const started = nowNs();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < n) {
-      const r = await request(`${receiver.url}/ok`, { method: 'POST', headers, body, dispatcher: agent });
-      await r.body.dump();
-    }
-  }));
-  const seconds = ms(nowNs() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  await agent.close();
-  return { seconds, cpuUs: (used.user + used.system) / n };
-}
-
 /** n deliveries by one worker: seeded into the database, or handed out by `store` (--without-database). */
 async function workerRun(s: Setup, receiver: Receiver, endpointId: string, n: number, path: string, store?: DeliveryStore): Promise<Run> {
   if (!store) await seed(s, endpointId, n);
@@ -313,7 +202,7 @@ async function main(): Promise<void> {
         // driver and statements cold (JIT, prepared statements) while the loop's undici path is
         // already warm from the other database's half; both sides are timed warm.
         const warmUp = Math.min(deliveries, 5000);
-        await baselineLoop(receiver, body, headers, warmUp, DEFAULT_PER_ENDPOINT);
+        await plainPostLoop(receiver, body, headers, warmUp, DEFAULT_PER_ENDPOINT);
         await workerRun(s, receiver, endpoint.id, warmUp, '/ok');
         const baseRuns: Run[] = [];
         const workerRuns: Run[] = [];
@@ -321,14 +210,14 @@ async function main(): Promise<void> {
         const template = { endpointId: endpoint.id, eventType: 'review.received', payload: body, url: `${receiver.url}/ok`, secretEnc: endpoint.secretEnc };
         for (let round = 0; round < rounds; round++) {
           const plain = async () => {
-            await settle(s);
-            return baselineLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
+            await settleDeliveries(s.db);
+            return plainPostLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
           };
           const delivered = () => workerRun(s, receiver, endpoint.id, deliveries, '/ok');
           if (round % 2 === 0) baseRuns.push(await plain());
           workerRuns.push(await delivered());
           if (args['without-database']) {
-            await settle(s);
+            await settleDeliveries(s.db);
             inMemoryRuns.push(await workerRun(s, receiver, endpoint.id, deliveries, '/ok', memoryDeliveryStore(template, deliveries)));
           }
           if (round % 2 === 1) baseRuns.push(await plain());
@@ -376,9 +265,9 @@ async function main(): Promise<void> {
         const besideRuns: Run[] = [];
         for (let round = 0; round < rounds; round++) {
           // Each run seeds (and settles) its own database; the other's left-over work is settled too.
-          await settle(loaded);
+          await settleDeliveries(loaded.db);
           aloneRuns.push(await workerRun(clean, receiver, cleanGood.id, healthy, '/ok'));
-          await settle(clean);
+          await settleDeliveries(clean.db);
           besideRuns.push(await workerRun(loaded, receiver, loadedGood.id, healthy, '/ok'));
         }
         const alone = sum(aloneRuns, healthy).rate;
@@ -399,4 +288,4 @@ async function main(): Promise<void> {
   console.log('\nsummary\n' + lines.join('\n'));
 }
 
-if (!args.receiver) await main();
+await main();
