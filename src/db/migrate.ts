@@ -15,6 +15,7 @@ import * as reviewMonthlyStats from './migrations/2026-11-24T0700-review-monthly
 import * as monthlyStarsAndReplyTimes from './migrations/2026-11-26T1200-monthly-stars-and-reply-times.ts';
 import * as sessionChangeSignal from './migrations/2026-11-26T1400-session-change-signal.ts';
 import * as extractionQueueByReview from './migrations/2026-11-27T0400-extraction-queue-by-review.ts';
+import * as attemptsWithoutForeignKey from './migrations/2026-11-27T2300-attempts-without-foreign-key.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26T1200-monthly-stars-and-reply-times': monthlyStarsAndReplyTimes,
   '2026-11-26T1400-session-change-signal': sessionChangeSignal,
   '2026-11-27T0400-extraction-queue-by-review': extractionQueueByReview,
+  '2026-11-27T2300-attempts-without-foreign-key': attemptsWithoutForeignKey,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -81,6 +81,35 @@ eachDatabase('DELETE removes the endpoint and its deliveries; an attempt in flig
   }
 }, { env: WEBHOOK_ENV });
 
+eachDatabase("DELETE takes the endpoint's attempts with its deliveries, and leaves another endpoint's alone", async (t) => {
+  const receiver = await startReceiver();
+  const w = worker(t);
+  try {
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+    const doomed = await createEndpoint(t, key, receiver.url, ['review.received']);
+    const kept = await createEndpoint(t, key, receiver.url, ['review.received']);
+    await createReview(t, tree.accountId, tree.properties[0]);
+    await createReview(t, tree.accountId, tree.properties[1]);
+    const db = t.ctx.db;
+    const attemptsOf = (endpointId: string) => db.selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id').select('a.id').where('d.endpoint_id', '=', endpointId).execute();
+    await until(async () => (await attemptsOf(doomed.endpoint.id)).length === 2 && (await attemptsOf(kept.endpoint.id)).length === 2);
+    const before = await db.selectFrom('webhook_attempts').select('id').execute();
+    assert.equal(before.length, 4);
+
+    assert.equal((await t.api(key, 'DELETE', `/webhooks/${doomed.endpoint.id}`)).statusCode, 200);
+    const after = await db.selectFrom('webhook_attempts as a').select(['a.id', 'a.delivery_id']).execute();
+    assert.deepEqual(after.map((a) => a.id).sort(), (await attemptsOf(kept.endpoint.id)).map((a) => a.id).sort());
+    assert.equal(after.length, 2);
+    const attempts = (await t.api(key, 'GET', `/webhooks/${kept.endpoint.id}/deliveries`)).json().data;
+    assert.equal(attempts.length, 2);
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: WEBHOOK_ENV });
+
 eachDatabase('a commit wakes the worker at once: no wait for WEBHOOK_POLL_MS', async (t) => {
   const receiver = await startReceiver();
   const w = worker(t);

@@ -39,7 +39,7 @@ export async function updateEndpoint(db: Kysely<DB>, id: string, changes: Partia
   await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
 }
 
-/** Deletes the endpoint; its deliveries and their attempts go with it (ON DELETE CASCADE). */
+/** Deletes the endpoint; its deliveries go with it (ON DELETE CASCADE), and their attempts (the trigger delivery_attempts_deleted). */
 export async function deleteEndpoint(db: Kysely<DB>, id: string): Promise<void> {
   await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
 }
