@@ -14,7 +14,10 @@ const COLUMNS = 'id, delivery_id, attempted_at, status_code, duration_ms, error,
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`alter table webhook_attempts drop constraint webhook_attempts_delivery_id_fkey`.execute(db);
+    // By what it is rather than by PostgreSQL's generated name (webhook_attempts_delivery_id_fkey).
+    const keys = await sql<{ name: string }>`select conname as name from pg_constraint
+      where conrelid = 'webhook_attempts'::regclass and confrelid = 'webhook_deliveries'::regclass and contype = 'f'`.execute(db);
+    for (const { name } of keys.rows) await sql`alter table webhook_attempts drop constraint ${sql.id(name)}`.execute(db);
     await sql`create function repute_delivery_deleted() returns trigger language plpgsql as $$
       begin delete from webhook_attempts where delivery_id = old.id; return null; end $$`.execute(db);
     await sql`create trigger delivery_attempts_deleted after delete on webhook_deliveries
