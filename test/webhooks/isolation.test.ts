@@ -98,12 +98,17 @@ eachDatabase("DELETE takes the endpoint's attempts with its deliveries, and leav
     const before = await db.selectFrom('webhook_attempts').select('id').execute();
     assert.equal(before.length, 4);
 
+    const doomedDeliveries = await deliveries(t, key, doomed.endpoint.id);
+    assert.equal(doomedDeliveries.length, 2);
     assert.equal((await t.api(key, 'DELETE', `/webhooks/${doomed.endpoint.id}`)).statusCode, 200);
-    const after = await db.selectFrom('webhook_attempts as a').select(['a.id', 'a.delivery_id']).execute();
+    // No attempt is left behind without its delivery, and the other endpoint's are all still there.
+    const after = await db.selectFrom('webhook_attempts').select('id').execute();
     assert.deepEqual(after.map((a) => a.id).sort(), (await attemptsOf(kept.endpoint.id)).map((a) => a.id).sort());
     assert.equal(after.length, 2);
-    const attempts = (await t.api(key, 'GET', `/webhooks/${kept.endpoint.id}/deliveries`)).json().data;
-    assert.equal(attempts.length, 2);
+    for (const d of doomedDeliveries) assert.equal((await t.admin('GET', `/deliveries/${d.id}`)).statusCode, 404);
+    for (const d of await deliveries(t, key, kept.endpoint.id)) {
+      assert.equal((await t.admin('GET', `/deliveries/${d.id}`)).json().attempts.length, 1);
+    }
   } finally {
     await w.stop();
     await receiver.close();
