@@ -28,7 +28,7 @@ import { storesFor } from '../src/stores.ts';
 import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
-import { plainPostLoop, settleDeliveries } from './support/webhook-runs.ts';
+import { plainPostLoop, queueDeliveries, settleDeliveries } from './support/webhook-runs.ts';
 
 const { values: args } = parseArgs({ options: { deliveries: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '4' } } });
 const n = Number(args.deliveries);
@@ -119,18 +119,7 @@ function readingStore(withResults: boolean): DeliveryStore {
 /** Queues n deliveries, each due at its own millisecond (the reading stores' high-water mark needs that). */
 async function seed(): Promise<void> {
   const first = Date.now() - n - 1000;
-  for (let i = 0; i < n; i += 1000) {
-    const events = [];
-    const deliveries = [];
-    for (let j = i; j < Math.min(n, i + 1000); j++) {
-      const id = newId();
-      const at = new Date(first + j).toISOString();
-      events.push({ id, account_id: accountId, type: 'review.received', payload: body, created_at: at });
-      deliveries.push({ id: newId(), account_id: accountId, endpoint_id: endpointId, event_id: id, event_type: 'review.received', status: 'pending', attempt_count: 0, next_attempt_at: at, created_at: at });
-    }
-    await db.insertInto('events').values(events).execute();
-    await db.insertInto('webhook_deliveries').values(deliveries).execute();
-  }
+  await queueDeliveries(db, accountId, endpointId, n, (_id, j) => ({ payload: body, at: new Date(first + j).toISOString() }));
 }
 
 async function plainLoop(): Promise<number> {

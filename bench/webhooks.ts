@@ -29,7 +29,7 @@ import { upsertReview } from '../src/modules/reviews/service.ts';
 import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
-import { plainPostLoop, type Run, settleDeliveries } from './support/webhook-runs.ts';
+import { plainPostLoop, queueDeliveries, type Run, settleDeliveries } from './support/webhook-runs.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -85,21 +85,10 @@ function payload(accountId: string, id: string, n: number): string {
   });
 }
 
-/** Queues n deliveries to the endpoint, as the outbox would (set-based, in chunks). */
+/** Queues n deliveries to the endpoint, all due now, and settles the database. */
 async function seed(s: Setup, endpointId: string, n: number): Promise<void> {
   const now = new Date().toISOString();
-  const db = s.db.database.db;
-  for (let i = 0; i < n; i += 1000) {
-    const events = [];
-    const deliveries = [];
-    for (let j = i; j < Math.min(n, i + 1000); j++) {
-      const id = newId();
-      events.push({ id, account_id: s.accountId, type: 'review.received', payload: payload(s.accountId, id, j), created_at: now });
-      deliveries.push({ id: newId(), account_id: s.accountId, endpoint_id: endpointId, event_id: id, event_type: 'review.received', status: 'pending', attempt_count: 0, next_attempt_at: now, created_at: now });
-    }
-    await db.insertInto('events').values(events).execute();
-    await db.insertInto('webhook_deliveries').values(deliveries).execute();
-  }
+  await queueDeliveries(s.db.database.db, s.accountId, endpointId, n, (id, j) => ({ payload: payload(s.accountId, id, j), at: now }));
   await settleDeliveries(s.db);
 }
 

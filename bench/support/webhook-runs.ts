@@ -1,7 +1,10 @@
 // What the webhook benches (bench/webhooks.ts, bench/webhook-bounds.ts) share around a timed run:
-// the plain undici POST loop the worker is measured against, and settling the database first.
-import { sql } from 'kysely';
+// queueing the deliveries, the plain undici POST loop the worker is measured against, and settling
+// the database first.
+import { type Kysely, sql } from 'kysely';
 import { Agent, request } from 'undici';
+import type { DB } from '../../src/db/schema.ts';
+import { newId } from '../../src/lib/ids.ts';
 import { sqliteOf, type TestDatabase } from '../../test/support/app.ts';
 import type { Receiver } from './webhook-receiver.ts';
 
@@ -9,6 +12,27 @@ export interface Run {
   seconds: number;
   /** This process's CPU time (user + system) per delivery, in µs; PostgreSQL's own is not in it. */
   cpuUs: number;
+}
+
+/**
+ * Queues n pending review.received deliveries to the endpoint, as the outbox would (set-based,
+ * 1,000 rows a statement): delivery j's event gets the body and the time (created and due) that
+ * `event(eventId, j)` gives.
+ */
+export async function queueDeliveries(db: Kysely<DB>, accountId: string, endpointId: string, n: number,
+  event: (eventId: string, j: number) => { payload: string; at: string }): Promise<void> {
+  for (let i = 0; i < n; i += 1000) {
+    const events = [];
+    const deliveries = [];
+    for (let j = i; j < Math.min(n, i + 1000); j++) {
+      const id = newId();
+      const { payload, at } = event(id, j);
+      events.push({ id, account_id: accountId, type: 'review.received', payload, created_at: at });
+      deliveries.push({ id: newId(), account_id: accountId, endpoint_id: endpointId, event_id: id, event_type: 'review.received', status: 'pending', attempt_count: 0, next_attempt_at: at, created_at: at });
+    }
+    await db.insertInto('events').values(events).execute();
+    await db.insertInto('webhook_deliveries').values(deliveries).execute();
+  }
 }
 
 /** n POSTs of the body to the receiver's /ok, `concurrency` at a time over one keep-alive agent. */
