@@ -35,6 +35,7 @@ import { cliDatabaseUrl } from '../test/cli/run.ts';
 import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
 import { freePort } from '../test/support/ports.ts';
 import { seedMentions, seedReviews } from './support/data.ts';
+import { cpuCount, pinProcess } from './support/cpu-pinning.ts';
 import { captureRouteQueries, type Query } from './support/explain.ts';
 import type { FloorOptions } from './support/floor-server.ts';
 
@@ -64,12 +65,12 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
  * others (taskset): the scheduler would otherwise put one server on a CPU whose neighbour on the
  * host is busier than the other's, a difference of its own between rounds. --no-pin leaves it be.
  */
-const CPUS = Number(execFileSync('nproc').toString().trim());
+const CPUS = cpuCount();
 const PIN = args.pin && CPUS > 1;
 const SERVER_CPU = String(CPUS - 1);
 const LOAD_CPUS = `0-${CPUS - 2}`;
 const pinServer = (pid: number) => {
-  if (PIN) execFileSync('taskset', ['-a', '-p', '-c', SERVER_CPU, String(pid)], { stdio: 'ignore' });
+  if (PIN) pinProcess(pid, SERVER_CPU);
 };
 const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 

@@ -7,15 +7,21 @@
 //   3. deliveries/s to a healthy endpoint beside 100,000 queued deliveries to an endpoint whose
 //      receiver answers 500, vs the same healthy deliveries alone (target ratio ≥ 0.8).
 //   node --import tsx bench/webhooks.ts [--deliveries 20000] [--backlog 100000] [--healthy 20000]
-//        [--samples 200] [--rounds 4] [--dialect sqlite|postgres] [--without-database]
+//        [--samples 200] [--rounds 4] [--dialect sqlite|postgres] [--without-database] [--database-cpu]
 // --without-database adds, to each throughput round, the worker with its store in memory
 // (bench/memory-delivery-store.ts): the worker's own code against the plain loop, without the
 // database's claims and writes, so the gap splits into the two.
 // The receiver (bench/support/webhook-receiver.ts) runs in a child process and reports arrival times
 // on the shared monotonic clock. Loopback only. PostgreSQL needs TEST_DATABASE_URL.
+// --database-cpu gives PostgreSQL a CPU of its own (the last) for the PostgreSQL half, and every
+// process of the bench (worker, plain loop, receiver) the others: as if the database ran on its own
+// machine, as it does in production. On two CPUs the plain loop then shares one CPU with the
+// receiver, as the worker does; without it the worker shares the machine with PostgreSQL and the plain
+// loop does not. Needs PostgreSQL on this machine and the right to move its processes (root).
 // BENCH_WORKER_STATS=1 prints the worker's counters after each throughput run (claims and result
 // flushes per delivery: how many database round trips a delivery costs).
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/connect.ts';
@@ -29,6 +35,7 @@ import { upsertReview } from '../src/modules/reviews/service.ts';
 import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
+import { cpuCount, pinProcess, postmasterOf, withChildren } from './support/cpu-pinning.ts';
 import { plainPostLoop, queueDeliveries, type Run, settleDeliveries } from './support/webhook-runs.ts';
 
 const { values: args } = parseArgs({
@@ -36,7 +43,7 @@ const { values: args } = parseArgs({
     deliveries: { type: 'string', default: '20000' }, backlog: { type: 'string', default: '100000' },
     healthy: { type: 'string', default: '20000' }, samples: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '4' }, dialect: { type: 'string' },
-    'without-database': { type: 'boolean', default: false },
+    'without-database': { type: 'boolean', default: false }, 'database-cpu': { type: 'boolean', default: false },
   },
 });
 
@@ -167,6 +174,24 @@ async function waitArrival(receiver: Receiver, id: string): Promise<bigint> {
   return receiver.arrivals.get(id)!;
 }
 
+// --- --database-cpu ------------------------------------------------------------------------------
+/**
+ * Puts PostgreSQL (its postmaster and every backend) on the last CPU and this process and the
+ * receiver on the others; answers the function that puts them all back on every CPU.
+ */
+async function givePostgresItsOwnCpu(s: Setup, receiver: Receiver): Promise<() => void> {
+  const cpus = cpuCount();
+  if (cpus < 2) throw new Error('--database-cpu needs at least two CPUs');
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(s.db.database.db);
+  const postmaster = postmasterOf(rows[0]!.pid);
+  const place = (database: string, rest: string) => {
+    for (const pid of withChildren(postmaster)) pinProcess(pid, database);
+    for (const pid of [process.pid, receiver.child.pid!]) pinProcess(pid, rest);
+  };
+  place(String(cpus - 1), cpus === 2 ? '0' : `0-${cpus - 2}`);
+  return () => place(`0-${cpus - 1}`, `0-${cpus - 1}`);
+}
+
 // --- main -------------------------------------------------------------------------------------------
 async function main(): Promise<void> {
   const dialects: Dialect[] = args.dialect ? [args.dialect as Dialect] : process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -180,95 +205,103 @@ async function main(): Promise<void> {
   };
   try {
     for (const dialect of dialects) {
-      // 1. Throughput, in rounds that alternate which side goes first (ABBA), so a machine that speeds
-      // up or slows down through the run weighs on both sides alike.
-      const s = await setUp(dialect);
+      const ownCpu = args['database-cpu'] && dialect === 'postgres';
+      const tag = ownCpu ? `${dialect}, database on its own CPU` : dialect;
+      let unpin = () => {};
       try {
-        const endpoint = await addEndpoint(s, `${receiver.url}/ok`);
-        const body = payload(s.accountId, newId(), 0);
-        const headers = webhookHeaders(secretKey(endpoint.secret), newId(), body);
-        // A round of each side first, not counted: the first round on a database runs the worker's
-        // driver and statements cold (JIT, prepared statements) while the loop's undici path is
-        // already warm from the other database's half; both sides are timed warm.
-        const warmUp = Math.min(deliveries, 5000);
-        await plainPostLoop(receiver, body, headers, warmUp, DEFAULT_PER_ENDPOINT);
-        await workerRun(s, receiver, endpoint.id, warmUp, '/ok');
-        const baseRuns: Run[] = [];
-        const workerRuns: Run[] = [];
-        const inMemoryRuns: Run[] = [];
-        const template = { endpointId: endpoint.id, eventType: 'review.received', payload: body, url: `${receiver.url}/ok`, secretEnc: endpoint.secretEnc };
-        for (let round = 0; round < rounds; round++) {
-          const plain = async () => {
-            await settleDeliveries(s.db);
-            return plainPostLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
-          };
-          const delivered = () => workerRun(s, receiver, endpoint.id, deliveries, '/ok');
-          if (round % 2 === 0) baseRuns.push(await plain());
-          workerRuns.push(await delivered());
-          if (args['without-database']) {
-            await settleDeliveries(s.db);
-            inMemoryRuns.push(await workerRun(s, receiver, endpoint.id, deliveries, '/ok', memoryDeliveryStore(template, deliveries)));
+        // 1. Throughput, in rounds that alternate which side goes first (ABBA), so a machine that speeds
+        // up or slows down through the run weighs on both sides alike.
+        const s = await setUp(dialect);
+        if (ownCpu) unpin = await givePostgresItsOwnCpu(s, receiver);
+        try {
+          const endpoint = await addEndpoint(s, `${receiver.url}/ok`);
+          const body = payload(s.accountId, newId(), 0);
+          const headers = webhookHeaders(secretKey(endpoint.secret), newId(), body);
+          // A round of each side first, not counted: the first round on a database runs the worker's
+          // driver and statements cold (JIT, prepared statements) while the loop's undici path is
+          // already warm from the other database's half; both sides are timed warm.
+          const warmUp = Math.min(deliveries, 5000);
+          await plainPostLoop(receiver, body, headers, warmUp, DEFAULT_PER_ENDPOINT);
+          await workerRun(s, receiver, endpoint.id, warmUp, '/ok');
+          const baseRuns: Run[] = [];
+          const workerRuns: Run[] = [];
+          const inMemoryRuns: Run[] = [];
+          const template = { endpointId: endpoint.id, eventType: 'review.received', payload: body, url: `${receiver.url}/ok`, secretEnc: endpoint.secretEnc };
+          for (let round = 0; round < rounds; round++) {
+            const plain = async () => {
+              await settleDeliveries(s.db);
+              return plainPostLoop(receiver, body, headers, deliveries, DEFAULT_PER_ENDPOINT);
+            };
+            const delivered = () => workerRun(s, receiver, endpoint.id, deliveries, '/ok');
+            if (round % 2 === 0) baseRuns.push(await plain());
+            workerRuns.push(await delivered());
+            if (args['without-database']) {
+              await settleDeliveries(s.db);
+              inMemoryRuns.push(await workerRun(s, receiver, endpoint.id, deliveries, '/ok', memoryDeliveryStore(template, deliveries)));
+            }
+            if (round % 2 === 1) baseRuns.push(await plain());
+            const [b, w] = [deliveries / baseRuns.at(-1)!.seconds, deliveries / workerRuns.at(-1)!.seconds];
+            const m = args['without-database'] ? `, without the database ${(deliveries / inMemoryRuns.at(-1)!.seconds).toFixed(0)}/s` : '';
+            console.log(`  [${tag}] round ${round + 1}: worker ${w.toFixed(0)}/s, plain loop ${b.toFixed(0)}/s (${(w / b).toFixed(2)})${m}`);
           }
-          if (round % 2 === 1) baseRuns.push(await plain());
-          const [b, w] = [deliveries / baseRuns.at(-1)!.seconds, deliveries / workerRuns.at(-1)!.seconds];
-          const m = args['without-database'] ? `, without the database ${(deliveries / inMemoryRuns.at(-1)!.seconds).toFixed(0)}/s` : '';
-          console.log(`  [${dialect}] round ${round + 1}: worker ${w.toFixed(0)}/s, plain loop ${b.toFixed(0)}/s (${(w / b).toFixed(2)})${m}`);
+          const base = sum(baseRuns, deliveries);
+          const worker = sum(workerRuns, deliveries);
+          say(`[${tag}] 1. throughput: worker ${worker.rate.toFixed(0)} deliveries/s vs plain undici POST loop ${base.rate.toFixed(0)}/s ` +
+            `(concurrency ${DEFAULT_PER_ENDPOINT}, ${deliveries} x ${rounds}): ratio ${(worker.rate / base.rate).toFixed(2)} (target ≥ 0.5); ` +
+            `CPU of this process per delivery ${worker.cpuUs.toFixed(0)} µs vs ${base.cpuUs.toFixed(0)} µs per plain POST`);
+          if (inMemoryRuns.length > 0) {
+            const inMemory = sum(inMemoryRuns, deliveries);
+            say(`[${tag}] 1b. the same worker without the database (its store in memory): ${inMemory.rate.toFixed(0)} deliveries/s, ` +
+              `ratio ${(inMemory.rate / base.rate).toFixed(2)} vs the plain loop; CPU of this process per delivery ${inMemory.cpuUs.toFixed(0)} µs`);
+          }
+        } finally {
+          await s.db.drop();
         }
-        const base = sum(baseRuns, deliveries);
-        const worker = sum(workerRuns, deliveries);
-        say(`[${dialect}] 1. throughput: worker ${worker.rate.toFixed(0)} deliveries/s vs plain undici POST loop ${base.rate.toFixed(0)}/s ` +
-          `(concurrency ${DEFAULT_PER_ENDPOINT}, ${deliveries} x ${rounds}): ratio ${(worker.rate / base.rate).toFixed(2)} (target ≥ 0.5); ` +
-          `CPU of this process per delivery ${worker.cpuUs.toFixed(0)} µs vs ${base.cpuUs.toFixed(0)} µs per plain POST`);
-        if (inMemoryRuns.length > 0) {
-          const inMemory = sum(inMemoryRuns, deliveries);
-          say(`[${dialect}] 1b. the same worker without the database (its store in memory): ${inMemory.rate.toFixed(0)} deliveries/s, ` +
-            `ratio ${(inMemory.rate / base.rate).toFixed(2)} vs the plain loop; CPU of this process per delivery ${inMemory.cpuUs.toFixed(0)} µs`);
-        }
-      } finally {
-        await s.db.drop();
-      }
 
-      // 2. Idle latency.
-      const l = await setUp(dialect);
-      try {
-        const { median, p95, baseline } = await latency(l, receiver, Number(args.samples));
-        say(`[${dialect}] 2. idle latency commit → arrival: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms ` +
-          `(target ≤ 50 ms: ratio ${(median / 50).toFixed(2)}); plain POST send → arrival median ${baseline.toFixed(1)} ms`);
-      } finally {
-        await l.db.drop();
-      }
-
-      // 3. A failing endpoint's backlog beside a healthy endpoint: two databases, one without the
-      // backlog and one with it, measured in alternating rounds.
-      const clean = await setUp(dialect);
-      const loaded = await setUp(dialect);
-      try {
-        const healthy = Number(args.healthy);
-        const cleanGood = await addEndpoint(clean, `${receiver.url}/ok`);
-        const loadedGood = await addEndpoint(loaded, `${receiver.url}/ok`);
-        const bad = await addEndpoint(loaded, `${receiver.url}/fail`);
-        const seeded = nowNs();
-        await seed(loaded, bad.id, Number(args.backlog));
-        const seedS = ms(nowNs() - seeded) / 1000;
-        const aloneRuns: Run[] = [];
-        const besideRuns: Run[] = [];
-        for (let round = 0; round < rounds; round++) {
-          // Each run seeds (and settles) its own database; the other's left-over work is settled too.
-          await settleDeliveries(loaded.db);
-          aloneRuns.push(await workerRun(clean, receiver, cleanGood.id, healthy, '/ok'));
-          await settleDeliveries(clean.db);
-          besideRuns.push(await workerRun(loaded, receiver, loadedGood.id, healthy, '/ok'));
+        // 2. Idle latency.
+        const l = await setUp(dialect);
+        try {
+          const { median, p95, baseline } = await latency(l, receiver, Number(args.samples));
+          say(`[${tag}] 2. idle latency commit → arrival: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms ` +
+            `(target ≤ 50 ms: ratio ${(median / 50).toFixed(2)}); plain POST send → arrival median ${baseline.toFixed(1)} ms`);
+        } finally {
+          await l.db.drop();
         }
-        const alone = sum(aloneRuns, healthy).rate;
-        const beside = sum(besideRuns, healthy).rate;
-        const counts = await loaded.db.database.db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('endpoint_id', '=', bad.id).groupBy('status').execute();
-        say(`[${dialect}] 3. healthy endpoint beside ${args.backlog} queued deliveries to a 500 receiver: ${beside.toFixed(0)}/s ` +
-          `vs without them ${alone.toFixed(0)}/s (${healthy} x ${rounds}): ratio ${(beside / alone).toFixed(2)} (target ≥ 0.8; ` +
-          `backlog seeded in ${seedS.toFixed(1)} s; failing endpoint's rows: ${counts.map((c) => `${c.status} ${c.n}`).join(', ')})`);
+
+        // 3. A failing endpoint's backlog beside a healthy endpoint: two databases, one without the
+        // backlog and one with it, measured in alternating rounds.
+        const clean = await setUp(dialect);
+        const loaded = await setUp(dialect);
+        try {
+          const healthy = Number(args.healthy);
+          const cleanGood = await addEndpoint(clean, `${receiver.url}/ok`);
+          const loadedGood = await addEndpoint(loaded, `${receiver.url}/ok`);
+          const bad = await addEndpoint(loaded, `${receiver.url}/fail`);
+          const seeded = nowNs();
+          await seed(loaded, bad.id, Number(args.backlog));
+          const seedS = ms(nowNs() - seeded) / 1000;
+          const aloneRuns: Run[] = [];
+          const besideRuns: Run[] = [];
+          for (let round = 0; round < rounds; round++) {
+            // Each run seeds (and settles) its own database; the other's left-over work is settled too.
+            await settleDeliveries(loaded.db);
+            aloneRuns.push(await workerRun(clean, receiver, cleanGood.id, healthy, '/ok'));
+            await settleDeliveries(clean.db);
+            besideRuns.push(await workerRun(loaded, receiver, loadedGood.id, healthy, '/ok'));
+          }
+          const alone = sum(aloneRuns, healthy).rate;
+          const beside = sum(besideRuns, healthy).rate;
+          const counts = await loaded.db.database.db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+            .where('endpoint_id', '=', bad.id).groupBy('status').execute();
+          say(`[${tag}] 3. healthy endpoint beside ${args.backlog} queued deliveries to a 500 receiver: ${beside.toFixed(0)}/s ` +
+            `vs without them ${alone.toFixed(0)}/s (${healthy} x ${rounds}): ratio ${(beside / alone).toFixed(2)} (target ≥ 0.8; ` +
+            `backlog seeded in ${seedS.toFixed(1)} s; failing endpoint's rows: ${counts.map((c) => `${c.status} ${c.n}`).join(', ')})`);
+        } finally {
+          await clean.db.drop();
+          await loaded.db.drop();
+        }
       } finally {
-        await clean.db.drop();
-        await loaded.db.drop();
+        unpin();
       }
     }
   } finally {
