@@ -188,8 +188,18 @@ async function givePostgresItsOwnCpu(s: Setup, receiver: Receiver): Promise<() =
     for (const pid of withChildren(postmaster)) pinProcess(pid, database);
     for (const pid of [process.pid, receiver.child.pid!]) pinProcess(pid, rest);
   };
+  const restore = () => place(`0-${cpus - 1}`, `0-${cpus - 1}`);
+  // Interrupted, the bench must not leave the machine's PostgreSQL on one CPU.
+  const interrupted = (signal: NodeJS.Signals) => {
+    restore();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
   place(String(cpus - 1), cpus === 2 ? '0' : `0-${cpus - 2}`);
-  return () => place(`0-${cpus - 1}`, `0-${cpus - 1}`);
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  return () => {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    restore();
+  };
 }
 
 // --- main -------------------------------------------------------------------------------------------
