@@ -35,7 +35,7 @@ import { upsertReview } from '../src/modules/reviews/service.ts';
 import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
-import { cpuCount, pinProcess, postmasterOf, withChildren } from './support/cpu-pinning.ts';
+import { cpuCount, pinProcess, pinRunning, postmasterOf, withChildren } from './support/cpu-pinning.ts';
 import { plainPostLoop, queueDeliveries, type Run, settleDeliveries } from './support/webhook-runs.ts';
 
 const { values: args } = parseArgs({
@@ -185,7 +185,7 @@ async function givePostgresItsOwnCpu(s: Setup, receiver: Receiver): Promise<() =
   const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(s.db.database.db);
   const postmaster = postmasterOf(rows[0]!.pid);
   const place = (database: string, rest: string) => {
-    for (const pid of withChildren(postmaster)) pinProcess(pid, database);
+    pinRunning(withChildren(postmaster), database);
     for (const pid of [process.pid, receiver.child.pid!]) pinProcess(pid, rest);
   };
   const restore = () => place(`0-${cpus - 1}`, `0-${cpus - 1}`);

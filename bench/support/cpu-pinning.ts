@@ -2,13 +2,24 @@
 // its two servers off the load generator's CPUs, and bench/webhooks.ts --database-cpu gives
 // PostgreSQL a CPU of its own. Linux only, and only for processes on this machine.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export const cpuCount = (): number => Number(execFileSync('nproc').toString().trim());
 
 /** Pins every thread of the process to the CPUs (a taskset list: "1", "0-2"). */
 export function pinProcess(pid: number, cpus: string): void {
   execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+/** Pins each process that is still running (a backend may end between the listing and the pinning). */
+export function pinRunning(pids: readonly number[], cpus: string): void {
+  for (const pid of pids) {
+    try {
+      pinProcess(pid, cpus);
+    } catch (error) {
+      if (existsSync(`/proc/${pid}`)) throw error;
+    }
+  }
 }
 
 /** The parent's pid, from /proc/<pid>/stat ("pid (comm) state ppid …"; comm may hold spaces). */
