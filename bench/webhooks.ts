@@ -194,7 +194,7 @@ async function givePostgresItsOwnCpu(s: Setup, receiver: Receiver): Promise<() =
     restore();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
-  place(String(cpus - 1), cpus === 2 ? '0' : `0-${cpus - 2}`);
+  place(String(cpus - 1), `0-${cpus - 2}`);
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   return () => {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
