@@ -8,14 +8,20 @@
 //   read-claims  claims that only read the deliveries (no lease written), results written as the real
 //                store writes them (without its check of the lease);
 //   reads-only   claims that only read, and no results written;
-//   memory       no database (bench/memory-delivery-store.ts, figure 1b).
+//   memory       no database (bench/memory-delivery-store.ts, figure 1b);
+//   memory-beside-load  no database, beside child processes that only burn as much CPU as
+//                PostgreSQL's processes used in the latest database run (its share of the run's
+//                time, from /proc): what the database's CPU alone, on the same CPUs, costs the
+//                worker, apart from the worker's own work for the database (its driver, the waits).
 // All but database are upper bounds, not designs: attempts and results must be kept, and a claim
 // that writes nothing lets two workers take the same delivery (here the one worker skips what it
 // already took by a high-water mark on the due time; each delivery is seeded with its own). A
 // diagnostic, not part of `npm run bench`.
 //   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4]
-// Needs TEST_DATABASE_URL. Loopback only.
+// Needs TEST_DATABASE_URL, and PostgreSQL on this machine (its processes' CPU time is read from /proc). Loopback only.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
 import { type AttemptRecord, type ClaimedRow, type DeliveryStore, toClaimed } from '../src/delivery/store.ts';
@@ -27,6 +33,8 @@ import { seal } from '../src/lib/secret-box.ts';
 import { storesFor } from '../src/stores.ts';
 import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
+import { burnCpu, cpuSeconds } from './support/cpu-load.ts';
+import { postmasterOf, withChildren } from './support/cpu-pinning.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 import { plainPostLoop, queueDeliveries, settleDeliveries } from './support/webhook-runs.ts';
 
@@ -35,7 +43,7 @@ const n = Number(args.deliveries);
 const rounds = Number(args.rounds);
 if (!process.env.TEST_DATABASE_URL) throw new Error('bench/webhook-bounds.ts needs TEST_DATABASE_URL (PostgreSQL)');
 
-const MODES = ['plain', 'database', 'no-attempts', 'no-results', 'read-claims', 'reads-only', 'memory'] as const;
+const MODES = ['plain', 'database', 'no-attempts', 'no-results', 'read-claims', 'reads-only', 'memory', 'memory-beside-load'] as const;
 type Mode = (typeof MODES)[number];
 
 const receiver = await startReceiver();
@@ -58,6 +66,12 @@ const body = JSON.stringify({ id: newId(), type: 'review.received', timestamp: c
 const config = loadConfig({ DATABASE_URL: testDb.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32' });
 const quiet = { debug() {}, info() {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
 const realStore = storesFor(testDb.database).deliveries;
+const { rows: [backend] } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+const postmaster = postmasterOf(backend!.pid);
+/** CPU seconds used so far by PostgreSQL's processes: the postmaster and its children (the backends). */
+const postgresCpuSeconds = () => cpuSeconds(withChildren(postmaster));
+/** PostgreSQL's CPUs' worth of time in the latest database run (0.4: 40 % of one CPU). */
+let databaseCpus = 0;
 
 // The real claim's reads (the pending index, the event's body, the endpoint), with no lease written.
 const READ_CLAIM = `
@@ -128,7 +142,8 @@ async function plainLoop(): Promise<number> {
 }
 
 async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
-  if (mode !== 'memory') {
+  const inMemory = mode === 'memory' || mode === 'memory-beside-load';
+  if (!inMemory) {
     // What an earlier mode left pending (no results written) would be claimed again: out of the way.
     await db.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('status', '=', 'pending').execute();
     await seed();
@@ -138,16 +153,22 @@ async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
     : memoryDeliveryStore({ endpointId, eventType: 'review.received', payload: body, url, secretEnc }, n);
   await settleDeliveries(testDb);
   receiver.reset();
+  const stopBurning = mode === 'memory-beside-load' ? burnCpu(databaseCpus) : null;
+  if (stopBurning) await sleep(300); // the burners' Node.js starting up
   const arrived = receiver.expect('/ok', n, 300_000);
+  const postgresBefore = postgresCpuSeconds();
   const started = performance.now();
   const worker = startWorker({ store, commits: testDb.database.commits, config, log: quiet });
   await arrived;
   const seconds = (performance.now() - started) / 1000;
+  if (mode === 'database') databaseCpus = (postgresCpuSeconds() - postgresBefore) / seconds;
+  stopBurning?.();
   await worker.stop();
   return n / seconds;
 }
 
 const rates = new Map<Mode, number[]>(MODES.map((m) => [m, []]));
+const databaseShares: number[] = [];
 try {
   // Cycle 0 warms every path and is not counted; the order reverses each cycle.
   for (let cycle = 0; cycle <= rounds; cycle++) {
@@ -157,7 +178,8 @@ try {
       if (mode === 'plain') await settleDeliveries(testDb);
       const rate = mode === 'plain' ? await plainLoop() : await workerRun(mode);
       if (cycle > 0) rates.get(mode)!.push(rate);
-      line.push(`${mode} ${rate.toFixed(0)}/s`);
+      if (cycle > 0 && mode === 'database') databaseShares.push(databaseCpus);
+      line.push(`${mode} ${rate.toFixed(0)}/s${mode === 'database' ? ` (PostgreSQL ${databaseCpus.toFixed(2)} CPU)` : ''}`);
     }
     console.log(`  cycle ${cycle}${cycle === 0 ? ' (warm-up)' : ''}: ${line.join(', ')}`);
   }
@@ -165,7 +187,9 @@ try {
   const overall = (mode: Mode) => rates.get(mode)!.length / rates.get(mode)!.reduce((a, r) => a + 1 / r, 0);
   const plain = overall('plain');
   console.log(`\nPostgreSQL, ${n} deliveries x ${rounds} cycles, against the plain loop (${plain.toFixed(0)}/s):`);
-  for (const mode of MODES.slice(1)) console.log(`  ${mode.padEnd(12)} ${overall(mode).toFixed(0).padStart(6)}/s  ratio ${(overall(mode) / plain).toFixed(2)}`);
+  for (const mode of MODES.slice(1)) console.log(`  ${mode.padEnd(18)} ${overall(mode).toFixed(0).padStart(6)}/s  ratio ${(overall(mode) / plain).toFixed(2)}`);
+  const shares = databaseShares.map((x) => x.toFixed(2)).join(', ');
+  console.log(`  (PostgreSQL's processes used ${shares} CPUs in the database runs; memory-beside-load burned the latest of them)`);
 } finally {
   await testDb.drop();
   receiver.child.disconnect();
