@@ -13,10 +13,10 @@
 //                PostgreSQL's processes used in the latest database run (its share of the run's
 //                time, from /proc): what the database's CPU alone, on the same CPUs, costs the
 //                worker, apart from the worker's own work for the database (its driver, the waits).
-// All but database are upper bounds, not designs: attempts and results must be kept, and a claim
-// that writes nothing lets two workers take the same delivery (here the one worker skips what it
-// already took by a high-water mark on the due time; each delivery is seeded with its own). A
-// diagnostic, not part of `npm run bench`.
+// All but database are bounds or comparisons, not designs: attempts and results must be kept, and
+// a claim that writes nothing lets two workers take the same delivery (here the one worker skips
+// what it already took by a high-water mark on the due time; each delivery is seeded with its own).
+// A diagnostic, not part of `npm run bench`.
 //   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4]
 // Needs TEST_DATABASE_URL, and PostgreSQL on this machine (its processes' CPU time is read from /proc). Loopback only.
 import { setTimeout as sleep } from 'node:timers/promises';
