@@ -9,7 +9,8 @@
 import { parseArgs } from 'node:util';
 import { createReputeClient, pages } from '../clients/typescript/src/index.ts';
 import type { Dialect } from '../src/db/connect.ts';
-import { ADMIN_TOKEN, freshDatabase, SECRET_KEY } from '../test/support/app.ts';
+import { ADMIN_TOKEN, SECRET_KEY } from '../test/support/app.ts';
+import { benchDatabase } from './support/interrupt.ts';
 import { seedReviews } from './support/data.ts';
 import { startChildServer } from './support/server.ts';
 
@@ -124,7 +125,7 @@ async function syncWalk(origin: string, key: string, ids: readonly string[]): Pr
 }
 
 async function benchDialect(dialect: Dialect): Promise<string> {
-  const target = await freshDatabase(dialect);
+  const target = await benchDatabase(dialect);
   try {
     const seed = await seedReviews(target.database, { reviews: REVIEWS, groups: 5, propertiesPerGroup: 10, boundGroupShare: 0.55, days: 730 });
     const server = await startChildServer({

@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import type { Dialect } from '../src/db/connect.ts';
 import { createUser } from '../src/modules/users/service.ts';
-import { ADMIN_TOKEN, freshDatabase, SECRET_KEY } from '../test/support/app.ts';
+import { ADMIN_TOKEN, SECRET_KEY } from '../test/support/app.ts';
+import { benchDatabase } from './support/interrupt.ts';
 import { seedReviews } from './support/data.ts';
 import { startChildServer } from './support/server.ts';
 
@@ -36,7 +37,7 @@ const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(x
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function run(dialect: Dialect): Promise<void> {
-  const testDb = await freshDatabase(dialect);
+  const testDb = await benchDatabase(dialect);
   const seeded = await seedReviews(testDb.database, { reviews: REVIEWS, groups: 5, propertiesPerGroup: 10, boundGroupShare: 0.55, days: 730 });
   await createUser(testDb.database.db, seeded.accountId, { email: 'bench@example.com', password: PASSWORD, role: 'owner' });
   const server = await startChildServer({

@@ -9,7 +9,7 @@
 // Needs TEST_DATABASE_URL (PostgreSQL). Loopback only.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createTestApp } from '../test/support/app.ts';
+import { benchApp, onInterrupt } from './support/interrupt.ts';
 import { createKey, createReview, createTree } from '../test/support/factories.ts';
 import { runFaultLoad, type TimedAnswer } from '../test/support/fault-load.ts';
 import { startReceiver } from '../test/support/receiver.ts';
@@ -31,7 +31,7 @@ if (!process.env.TEST_DATABASE_URL) {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quantile = (xs: number[], q: number) => (xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!);
 
-const t = await createTestApp('postgres');
+const t = await benchApp('postgres');
 const receiver = await startReceiver();
 const admin = new pg.Client({ connectionString: t.testDb.url });
 await admin.connect();
@@ -44,6 +44,7 @@ const endpoint = (await t.api(hookKey, 'POST', '/webhooks', { name: 'bench', url
 for (let i = 0; i < 50; i++) await createReview(t, tree.accountId, tree.properties[i % 3]!);
 
 const { serve, worker, base, stop } = await startServeAndWorker((extra) => faultEnv(t.testDb, appName, extra));
+const forgetProcesses = onInterrupt(stop);
 const processes = { 'repute serve': serve, 'repute worker': worker };
 
 console.log(`faults: ${seconds} s of mixed load (${connections} connections), backends terminated every ${args.every} s`);
@@ -99,6 +100,7 @@ console.log(`latency of successful answers: list p50 ${quantile(reads, 0.5).toFi
 const pauses = [serve, worker].map((p) => p.lines.filter((l) => l.includes('webhook worker paused')).length);
 console.log(`worker pause lines logged: serve ${pauses[0]}, worker ${pauses[1]} (one per outage at most)`);
 
+forgetProcesses();
 await stop();
 await admin.end();
 await receiver.close();

@@ -32,7 +32,8 @@ import { parseArgs } from 'node:util';
 import type { Dialect } from '../src/db/connect.ts';
 import { cursorsFor, listBinding } from '../src/http/pagination.ts';
 import { cliDatabaseUrl } from '../test/cli/run.ts';
-import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
+import { SECRET_KEY } from '../test/support/app.ts';
+import { benchDatabase, onInterrupt } from './support/interrupt.ts';
 import { freePort } from '../test/support/ports.ts';
 import { seedMentions, seedReviews } from './support/data.ts';
 import { cpuCount, pinProcess } from './support/cpu-pinning.ts';
@@ -139,6 +140,8 @@ async function startRepute(databaseUrl: string): Promise<{ url: string; pid: num
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // Spawned without an IPC channel, it would outlive an interrupted bench.
+  const forget = onInterrupt(() => child.kill('SIGTERM'));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`repute serve exited with ${child.exitCode}`);
@@ -147,7 +150,7 @@ async function startRepute(databaseUrl: string): Promise<{ url: string; pid: num
     if (i > 600) throw new Error('repute serve did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, pid: child.pid!, stop: async () => { child.kill('SIGTERM'); await new Promise((resolve) => child.once('exit', resolve)); } };
+  return { url, pid: child.pid!, stop: async () => { forget(); child.kill('SIGTERM'); await new Promise((resolve) => child.once('exit', resolve)); } };
 }
 
 async function startFloor(options: FloorOptions): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
@@ -193,7 +196,7 @@ const comparable = (text: string) => JSON.stringify(JSON.parse(text, (k, v) => (
 
 async function benchDialect(dialect: Dialect): Promise<string[]> {
   console.log(`\n=== ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${fmt(REVIEWS)} reviews ===`);
-  const target = await freshDatabase(dialect);
+  const target = await benchDatabase(dialect);
   try {
     const seed = await seedReviews(target.database, { reviews: REVIEWS, groups: 5, propertiesPerGroup: 10, boundGroupShare: 0.55, days: 730 });
     await seedMentions(target.database, seed.accountId);

@@ -18,7 +18,8 @@ import type { Dialect } from '../src/db/connect.ts';
 import { createAccount } from '../src/modules/accounts/service.ts';
 import { createKey } from '../src/modules/keys/service.ts';
 import { createNode } from '../src/modules/nodes/service.ts';
-import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { benchDatabase } from './support/interrupt.ts';
 import { seedGuests, type Row, rowOf, baselineSqlite, baselinePostgres } from './guests-baseline.ts';
 
 const { values: args } = parseArgs({
@@ -93,7 +94,7 @@ async function runDialect(dialect: Dialect): Promise<void> {
   const requests = Number(args.requests);
   const concurrency = Number(args.concurrency);
   const rounds = Number(args.rounds);
-  const db = await freshDatabase(dialect);
+  const db = await benchDatabase(dialect);
   try {
     const account = await createAccount(db.database.db, { name: 'Bench Hotels' });
     const root = await createNode(db.database.db, account.id, { name: 'Bench Hotels', type: 'account', parent_id: null });

@@ -18,7 +18,8 @@ import { toIso } from '../src/lib/time.ts';
 import { createAccount } from '../src/modules/accounts/service.ts';
 import { createNode } from '../src/modules/nodes/service.ts';
 import { seeded } from '../src/demo/random.ts';
-import { freshDatabase, poolOf, sqliteOf, type TestDatabase } from '../test/support/app.ts';
+import { poolOf, sqliteOf, type TestDatabase } from '../test/support/app.ts';
+import { benchDatabase } from './support/interrupt.ts';
 
 const { values: args } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, batch: { type: 'string', default: '1000' }, dialect: { type: 'string' } },
@@ -141,8 +142,8 @@ const rate = (rows: number, ms: number) => Math.round(rows / (ms / 1000));
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 async function runDialect(dialect: Dialect, dir: string): Promise<void> {
-  const target = await freshDatabase(dialect);
-  const base = await freshDatabase(dialect);
+  const target = await benchDatabase(dialect);
+  const base = await benchDatabase(dialect);
   try {
     const hierarchy = await createHierarchy(target);
     await copyHierarchy(target, base);

@@ -18,7 +18,8 @@ import { upsertReviewsBulk } from '../src/modules/reviews/bulk.ts';
 import type { ReviewInput } from '../src/modules/reviews/schemas.ts';
 import { extractionQueueing, upsertReview } from '../src/modules/reviews/service.ts';
 import { storesFor } from '../src/stores.ts';
-import { freshDatabase, type TestDatabase } from '../test/support/app.ts';
+import type { TestDatabase } from '../test/support/app.ts';
+import { benchDatabase } from './support/interrupt.ts';
 import { analyze } from './support/data.ts';
 
 const { values: args } = parseArgs({
@@ -48,7 +49,7 @@ function reviews(random: ReturnType<typeof seeded>, properties: string[], n: num
 }
 
 async function setUp(dialect: Dialect): Promise<{ db: TestDatabase; accountId: string; properties: string[] }> {
-  const db = await freshDatabase(dialect);
+  const db = await benchDatabase(dialect);
   const account = await createAccount(db.database.db, { name: 'Bench Hotels' });
   const root = await createNode(db.database.db, account.id, { name: 'Bench', type: 'account', parent_id: null });
   const properties: string[] = [];

@@ -23,7 +23,8 @@ import { DEFAULT_BATCH, sendAllDue } from '../src/modules/invitations/sender.ts'
 import { invitationToken } from '../src/modules/invitations/tokens.ts';
 import { ASSETS_DIR } from '../src/web/locations.ts';
 import { cliDatabaseUrl, cliEnv } from '../test/cli/run.ts';
-import { createTestApp, type TestApp } from '../test/support/app.ts';
+import type { TestApp } from '../test/support/app.ts';
+import { benchApp, onInterrupt } from './support/interrupt.ts';
 import { createTree } from '../test/support/factories.ts';
 import { spawnRepute, stopRepute } from '../test/support/repute-processes.ts';
 import { DEFINITION, seedCheckedOutStays } from '../test/support/surveys.ts';
@@ -84,7 +85,7 @@ function checkDelivered(label: string, ids: readonly string[], expected: number,
 }
 
 async function throughput(dialect: Dialect, sink: Awaited<ReturnType<typeof startCountingSink>>): Promise<string[]> {
-  const t = await createTestApp(dialect);
+  const t = await benchApp(dialect);
   try {
     const s = await surveyWithRule(t);
     let started = performance.now();
@@ -171,8 +172,9 @@ async function surveyPage(t: TestApp, surveyId: string): Promise<string[]> {
 }
 
 async function killAndRestart(dialect: Dialect, sink: Awaited<ReturnType<typeof startCountingSink>>): Promise<string> {
-  const t = await createTestApp(dialect);
+  const t = await benchApp(dialect);
   const workers: ReturnType<typeof spawnRepute>[] = [];
+  const forgetWorkers = onInterrupt(() => Promise.all(workers.map((w) => stopRepute(w, 'SIGKILL'))));
   try {
     const s = await surveyWithRule(t);
     await seedCheckedOutStays(t.ctx.db, s.accountId, s.propertyId, KILL_STAYS);
@@ -197,6 +199,7 @@ async function killAndRestart(dialect: Dialect, sink: Awaited<ReturnType<typeof 
     return `kill -9 of the worker after ${fmt(atKill)} of ${fmt(KILL_STAYS)} e-mails, then a new worker: ${fmt(distinct)} distinct delivered (none lost), `
       + `${duplicates} twice (bound: the ${IN_FLIGHT} invitations a worker holds at once, 2 batches of ${DEFAULT_BATCH}) ok`;
   } finally {
+    forgetWorkers();
     for (const w of workers) await stopRepute(w, 'SIGKILL');
     await t.close();
   }

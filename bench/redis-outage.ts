@@ -8,7 +8,8 @@
 // Needs REDIS_URL (default redis://127.0.0.1:6379). Loopback only; the database is a SQLite file.
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { createTestApp, SECRET_KEY } from '../test/support/app.ts';
+import { SECRET_KEY } from '../test/support/app.ts';
+import { benchApp } from './support/interrupt.ts';
 import { createKey, createReview, createTree } from '../test/support/factories.ts';
 import { startTcpProxy, type ProxyMode } from '../test/support/tcp-proxy.ts';
 import { getJson, runLoad } from './support/load.ts';
@@ -19,7 +20,7 @@ const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
-const t = await createTestApp('sqlite');
+const t = await benchApp('sqlite');
 const tree = await createTree(t);
 const key = await createKey(t, tree.accountId, tree.root, ['reviews:read']);
 for (let i = 0; i < 25; i++) await createReview(t, tree.accountId, tree.properties[i % 3]!);

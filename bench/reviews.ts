@@ -20,7 +20,8 @@ import { subtreeScope } from '../src/access/principal.ts';
 import { cursorsFor, listBinding } from '../src/http/pagination.ts';
 import { reviewPageQuery } from '../src/modules/reviews/repository.ts';
 import { Review } from '../src/modules/reviews/schemas.ts';
-import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { benchDatabase, isInterrupted, onInterrupt } from './support/interrupt.ts';
 import { seedMentions, seedReviews, type SeedResult } from './support/data.ts';
 import { captureRouteQueries, describeQuery, explain, type Query } from './support/explain.ts';
 import { getJson, runLoad, type LoadFigures, type Scenario } from './support/load.ts';
@@ -89,18 +90,10 @@ interface Result {
   shape: SubtreeShape;
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-process.once('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  void Promise.allSettled(cleanups.map((c) => c())).then(() => process.exit(130));
-});
-
 async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
   const title = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   console.log(`\n=== ${title}: ${fmt(opts.reviews)} reviews ===`);
-  const target: TestDatabase = await freshDatabase(dialect);
-  const drop = () => target.drop();
-  cleanups.push(drop);
+  const target: TestDatabase = await benchDatabase(dialect);
   try {
     let lastShown = 0;
     const seed: SeedResult = await seedReviews(target.database, {
@@ -156,7 +149,7 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       databaseUrl: target.url, schema: target.schema && dialect === 'postgres' ? target.schema : null, env,
       routesModule: import.meta.url, params: { key: seed.groupKey } satisfies BaselineParams,
     });
-    cleanups.push(() => server.stop());
+    const forgetServer = onInterrupt(() => server.stop());
     let rssMb: number;
     let figures: Map<string, LoadFigures>;
     try {
@@ -197,6 +190,7 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
       });
       rssMb = (await server.memory()).rss / MB;
     } finally {
+      forgetServer();
       await server.stop();
     }
 
@@ -240,8 +234,7 @@ async function benchDialect(dialect: Dialect, opts: Options): Promise<Result> {
     }
     return { dialect, figures, rssMb, deepPage, groupReviews: seed.boundGroupReviews, shape };
   } finally {
-    await drop();
-    cleanups.splice(cleanups.indexOf(drop), 1);
+    await target.drop();
   }
 }
 
@@ -284,8 +277,10 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(() => process.exit(0), (error) => {
+  // Interrupted, the clean-up exits (bench/support/interrupt.ts); the failures it causes are not errors.
+  main().then(() => isInterrupted() || process.exit(0), (error) => {
+    if (isInterrupted()) return;
     console.error(error);
-    void Promise.allSettled(cleanups.map((c) => c())).then(() => process.exit(1));
+    process.exit(1);
   });
 }

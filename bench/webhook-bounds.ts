@@ -31,7 +31,8 @@ import type { PostgresDatabase } from '../src/db/connect.ts';
 import { newId } from '../src/lib/ids.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { storesFor } from '../src/stores.ts';
-import { freshDatabase, SECRET_KEY } from '../test/support/app.ts';
+import { SECRET_KEY } from '../test/support/app.ts';
+import { benchDatabase } from './support/interrupt.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { burnCpu, cpuSeconds } from './support/cpu-load.ts';
 import { postmasterOf, withChildren } from './support/cpu-pinning.ts';
@@ -49,7 +50,7 @@ type Mode = (typeof MODES)[number];
 const receiver = await startReceiver();
 const url = `${receiver.url}/ok`;
 
-const testDb = await freshDatabase('postgres');
+const testDb = await benchDatabase('postgres');
 const db = testDb.database.db;
 const { pool } = testDb.database as PostgresDatabase;
 const accountId = newId();

@@ -32,7 +32,8 @@ import { storesFor } from '../src/stores.ts';
 import { newId } from '../src/lib/ids.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { upsertReview } from '../src/modules/reviews/service.ts';
-import { freshDatabase, SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
+import { benchDatabase, onInterrupt } from './support/interrupt.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
 import { cpuCount, pinProcess, pinRunning, postmasterOf, withChildren } from './support/cpu-pinning.ts';
@@ -58,7 +59,7 @@ interface Setup {
 }
 
 async function setUp(dialect: Dialect): Promise<Setup> {
-  const db = await freshDatabase(dialect);
+  const db = await benchDatabase(dialect);
   const accountId = newId();
   const nodeId = newId();
   const now = new Date().toISOString();
@@ -189,15 +190,11 @@ async function givePostgresItsOwnCpu(s: Setup, receiver: Receiver): Promise<() =
     for (const pid of [process.pid, receiver.child.pid!]) pinProcess(pid, rest);
   };
   const restore = () => place(`0-${cpus - 1}`, `0-${cpus - 1}`);
-  // Interrupted, the bench must not leave the machine's PostgreSQL on one CPU.
-  const interrupted = (signal: NodeJS.Signals) => {
-    restore();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
   place(String(cpus - 1), `0-${cpus - 2}`);
-  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  // Interrupted, the bench must not leave the machine's PostgreSQL on one CPU.
+  const forget = onInterrupt(restore);
   return () => {
-    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+    forget();
     restore();
   };
 }

@@ -297,3 +297,5 @@ server.listen(0, '127.0.0.1', () => {
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stop') server.close(() => process.exit(0));
 });
+// The bench is gone (interrupted, or killed): nobody will ask this server anything again.
+process.on('disconnect', () => process.exit(0));
