@@ -29,13 +29,15 @@ const PERIOD_MS = 8;
 /**
  * Burns `cpus` CPUs' worth of time (0.5: half of one CPU) in child processes that do nothing else,
  * each busy for its share of every 8 ms and asleep for the rest, one child per CPU started. Answers
- * the function that stops them.
+ * the function that stops them. A burner whose bench is gone (interrupted, killed) stops by itself:
+ * its parent changes.
  */
 export function burnCpu(cpus: number): () => void {
   const children: ChildProcess[] = [];
   for (let left = cpus; left > 0.01; left -= 1) {
     const busyMs = PERIOD_MS * Math.min(left, 1);
-    const code = `setInterval(() => { const t = performance.now(); while (performance.now() - t < ${busyMs}); }, ${PERIOD_MS});`;
+    const code = `const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) process.exit();
+      const t = performance.now(); while (performance.now() - t < ${busyMs}); }, ${PERIOD_MS});`;
     children.push(spawn(process.execPath, ['-e', code], { stdio: 'ignore' }));
   }
   return () => {
