@@ -24,7 +24,7 @@
 // numbers the e-mails), whose answers are compared with ids, times and the e-mail set aside.
 import { execFileSync, fork, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,7 @@ import { benchDatabase, onInterrupt } from './support/interrupt.ts';
 import { freePort } from '../test/support/ports.ts';
 import { seedMentions, seedReviews } from './support/data.ts';
 import { cpuCount, pinProcess } from './support/cpu-pinning.ts';
+import { cpuSeconds } from './support/proc-stat.ts';
 import { captureRouteQueries, type Query } from './support/explain.ts';
 import type { FloorOptions } from './support/floor-server.ts';
 
@@ -73,7 +74,6 @@ const LOAD_CPUS = `0-${CPUS - 2}`;
 const pinServer = (pid: number) => {
   if (PIN) pinProcess(pid, SERVER_CPU);
 };
-const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
 function ensureWrk(): void {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
@@ -83,10 +83,7 @@ function ensureWrk(): void {
 }
 
 /** CPU time (user + system) of a process so far, in µs. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-}
+const cpuMicros = (pid: number): number => cpuSeconds([pid]) * 1e6;
 
 interface Figures { rps: number; p50: number; p99: number; cpuPerRequest: number; errors: number; requests: number; seconds: number }
 

@@ -21,7 +21,6 @@
 // Needs TEST_DATABASE_URL, and PostgreSQL on this machine (its processes' CPU time is read from /proc). Loopback only.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { newSecret, secretKey, webhookHeaders } from '../src/delivery/signer.ts';
 import { type AttemptRecord, type ClaimedRow, type DeliveryStore, toClaimed } from '../src/delivery/store.ts';
@@ -34,8 +33,9 @@ import { storesFor } from '../src/stores.ts';
 import { SECRET_KEY } from '../test/support/app.ts';
 import { benchDatabase } from './support/interrupt.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
-import { burnCpu, cpuSeconds } from './support/cpu-load.ts';
-import { postmasterOf, withChildren } from './support/cpu-pinning.ts';
+import { burnCpu } from './support/cpu-load.ts';
+import { postgresProcesses } from './support/cpu-pinning.ts';
+import { cpuSeconds } from './support/proc-stat.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 import { plainPostLoop, queueDeliveries, settleDeliveries } from './support/webhook-runs.ts';
 
@@ -67,10 +67,9 @@ const body = JSON.stringify({ id: newId(), type: 'review.received', timestamp: c
 const config = loadConfig({ DATABASE_URL: testDb.url, REPUTE_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32' });
 const quiet = { debug() {}, info() {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
 const realStore = storesFor(testDb.database).deliveries;
-const { rows: [backend] } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
-const postmaster = postmasterOf(backend!.pid);
-/** CPU seconds used so far by PostgreSQL's processes: the postmaster and its children (the backends). */
-const postgresCpuSeconds = () => cpuSeconds(withChildren(postmaster));
+const postgres = await postgresProcesses(db);
+/** CPU seconds used so far by PostgreSQL's processes: the postmaster and its backends. */
+const postgresCpuSeconds = () => cpuSeconds(postgres());
 /** PostgreSQL's CPUs' worth of time in the latest database run (0.4: 40 % of one CPU). */
 let databaseCpus = 0;
 

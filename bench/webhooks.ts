@@ -21,7 +21,6 @@
 // BENCH_WORKER_STATS=1 prints the worker's counters after each throughput run (claims and result
 // flushes per delivery: how many database round trips a delivery costs).
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/connect.ts';
@@ -36,7 +35,7 @@ import { SECRET_KEY, type TestDatabase } from '../test/support/app.ts';
 import { benchDatabase, onInterrupt } from './support/interrupt.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
-import { cpuCount, pinProcess, pinRunning, postmasterOf, withChildren } from './support/cpu-pinning.ts';
+import { cpuCount, pinProcess, pinRunning, postgresProcesses } from './support/cpu-pinning.ts';
 import { plainPostLoop, queueDeliveries, type Run, settleDeliveries } from './support/webhook-runs.ts';
 
 const { values: args } = parseArgs({
@@ -183,10 +182,9 @@ async function waitArrival(receiver: Receiver, id: string): Promise<bigint> {
 async function givePostgresItsOwnCpu(s: Setup, receiver: Receiver): Promise<() => void> {
   const cpus = cpuCount();
   if (cpus < 2) throw new Error('--database-cpu needs at least two CPUs');
-  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(s.db.database.db);
-  const postmaster = postmasterOf(rows[0]!.pid);
+  const postgres = await postgresProcesses(s.db.database.db);
   const place = (database: string, rest: string) => {
-    pinRunning(withChildren(postmaster), database);
+    pinRunning(postgres(), database);
     for (const pid of [process.pid, receiver.child.pid!]) pinProcess(pid, rest);
   };
   const restore = () => place(`0-${cpus - 1}`, `0-${cpus - 1}`);

@@ -1,27 +1,7 @@
-// CPU time of processes on this machine, and a load that only burns CPU: bench/webhook-bounds.ts
-// uses them to ask how much of the worker's gap the database's CPU alone accounts for (the worker
-// with no database beside a load the size of the database's). Linux only (/proc).
+// A load that only burns CPU: bench/webhook-bounds.ts uses it to ask how much of the worker's gap
+// the database's CPU alone accounts for (the worker with no database beside a load the size of the
+// database's, measured with proc-stat.ts cpuSeconds).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-
-/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on every Linux build in use). */
-const TICKS_PER_S = 100;
-
-/** User and system CPU seconds used so far by the processes still running (a PostgreSQL backend may end). */
-export function cpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // "pid (comm) state ppid …": utime and stime are the 14th and 15th fields; comm may hold spaces.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / TICKS_PER_S;
-}
 
 /** The slice each burner repeats: busy for share × this, then idle for the rest. */
 const PERIOD_MS = 8;

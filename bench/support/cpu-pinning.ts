@@ -1,8 +1,11 @@
 // Placing the benches' processes on CPUs (taskset, every thread of a process): bench/floor.ts keeps
 // its two servers off the load generator's CPUs, and bench/webhooks.ts --database-cpu gives
-// PostgreSQL a CPU of its own. Linux only, and only for processes on this machine.
+// PostgreSQL a CPU of its own; postgresProcesses also serves bench/webhook-bounds.ts, which reads their
+// CPU time. Linux only, and only for processes on this machine.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { type Kysely, sql } from 'kysely';
+import { parentOf } from './proc-stat.ts';
 
 export const cpuCount = (): number => Number(execFileSync('nproc').toString().trim());
 
@@ -22,24 +25,20 @@ export function pinRunning(pids: readonly number[], cpus: string): void {
   }
 }
 
-/** The parent's pid, from /proc/<pid>/stat ("pid (comm) state ppid …"; comm may hold spaces). */
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return null; // gone meanwhile
-  }
-}
-
-/** The postmaster of the PostgreSQL server that runs the backend `backendPid` (SELECT pg_backend_pid()). */
-export function postmasterOf(backendPid: number): number {
-  const postmaster = parentOf(backendPid);
-  if (postmaster === null) throw new Error(`PostgreSQL backend ${backendPid} is not a process on this machine`);
-  return postmaster;
+/**
+ * The processes of the PostgreSQL server behind `db`, as a function to call each time they are
+ * needed (backends come and go): its postmaster, found as the parent of this connection's backend,
+ * and every child of it. Throws when that server does not run on this machine.
+ */
+export async function postgresProcesses(db: Kysely<any>): Promise<() => number[]> {
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+  const backend = rows[0]!.pid;
+  const postmaster = parentOf(backend);
+  if (postmaster === null) throw new Error(`PostgreSQL backend ${backend} is not a process on this machine`);
+  return () => withChildren(postmaster);
 }
 
 /** The process and its children (a postmaster and its backends: later ones fork from it and inherit its CPUs). */
-export function withChildren(pid: number): number[] {
+function withChildren(pid: number): number[] {
   return [pid, ...readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((child) => parentOf(child) === pid)];
 }
