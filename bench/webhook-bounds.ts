@@ -13,11 +13,13 @@
 //                PostgreSQL's processes used in the latest database run (its share of the run's
 //                time, from /proc): what the database's CPU alone, on the same CPUs, costs the
 //                worker, apart from the worker's own work for the database (its driver, the waits).
+//   plain-beside-load  the plain loop beside the same load: what that load costs a client with no
+//                database at all, so the worker's ratio to it compares the two under the same neighbours.
 // All but database are bounds or comparisons, not designs: attempts and results must be kept, and
 // a claim that writes nothing lets two workers take the same delivery (here the one worker skips
 // what it already took by a high-water mark on the due time; each delivery is seeded with its own).
 // A diagnostic, not part of `npm run bench`.
-//   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4]
+//   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4] [--load-nice 0]
 // Needs TEST_DATABASE_URL, and PostgreSQL on this machine (its processes' CPU time is read from /proc). Loopback only.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -39,12 +41,17 @@ import { cpuSeconds } from './support/proc-stat.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 import { plainPostLoop, queueDeliveries, settleDeliveries } from './support/webhook-runs.ts';
 
-const { values: args } = parseArgs({ options: { deliveries: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '4' } } });
+const { values: args } = parseArgs({
+  options: { deliveries: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '4' }, 'load-nice': { type: 'string', default: '0' } },
+});
 const n = Number(args.deliveries);
 const rounds = Number(args.rounds);
+/** The burners' niceness (0–19): whether the load's cost depends on its priority. */
+const loadNice = Number(args['load-nice']);
+if (!Number.isInteger(loadNice) || loadNice < 0 || loadNice > 19) throw new Error('--load-nice must be a whole number from 0 to 19');
 if (!process.env.TEST_DATABASE_URL) throw new Error('bench/webhook-bounds.ts needs TEST_DATABASE_URL (PostgreSQL)');
 
-const MODES = ['plain', 'database', 'no-attempts', 'no-results', 'read-claims', 'reads-only', 'memory', 'memory-beside-load'] as const;
+const MODES = ['plain', 'database', 'no-attempts', 'no-results', 'read-claims', 'reads-only', 'memory', 'memory-beside-load', 'plain-beside-load'] as const;
 type Mode = (typeof MODES)[number];
 
 const receiver = await startReceiver();
@@ -136,12 +143,52 @@ async function seed(): Promise<void> {
   await queueDeliveries(db, accountId, endpointId, n, (_id, j) => ({ payload: body, at: new Date(first + j).toISOString() }));
 }
 
-async function plainLoop(): Promise<number> {
-  const run = await plainPostLoop(receiver, body, webhookHeaders(secretKey(secret), newId(), body), n, DEFAULT_PER_ENDPOINT);
-  return n / run.seconds;
+async function plainLoop(besideLoad: boolean): Promise<Run> {
+  const headers = webhookHeaders(secretKey(secret), newId(), body);
+  const stopBurning = besideLoad ? await startBurning() : null;
+  try {
+    return await measured(async () => {
+      await plainPostLoop(receiver, body, headers, n, DEFAULT_PER_ENDPOINT);
+    });
+  } finally {
+    stopBurning?.();
+  }
 }
 
-async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
+/** What one timed run of n deliveries cost: its rate, and per delivery the CPU time (µs) of each party and the bench process's preemptions. */
+interface Run { rate: number; self: number; receiver: number; postgres: number; preempted: number }
+
+/** CPU time so far (seconds) of this process (the worker or the plain loop), the receiver and PostgreSQL; this process's involuntary context switches. */
+function cpuNow(): Omit<Run, 'rate'> {
+  const usage = process.resourceUsage();
+  return {
+    self: (usage.userCPUTime + usage.systemCPUTime) / 1e6, receiver: cpuSeconds([receiver.child.pid!]), postgres: postgresCpuSeconds(),
+    preempted: usage.involuntaryContextSwitches,
+  };
+}
+
+/** Times `run` (n deliveries) and reads what it cost each party. */
+async function measured(run: () => Promise<void>): Promise<Run> {
+  const before = cpuNow();
+  const started = performance.now();
+  await run();
+  const seconds = (performance.now() - started) / 1000;
+  const after = cpuNow();
+  const perDelivery = (key: keyof typeof before, scale: number) => ((after[key] - before[key]) * scale) / n;
+  return {
+    rate: n / seconds, self: perDelivery('self', 1e6), receiver: perDelivery('receiver', 1e6), postgres: perDelivery('postgres', 1e6),
+    preempted: perDelivery('preempted', 1),
+  };
+}
+
+/** Starts burning the latest database run's CPU share; answers the function that stops it. */
+async function startBurning(): Promise<() => void> {
+  const stop = burnCpu(databaseCpus, loadNice);
+  await sleep(300); // the burners' Node.js starting up
+  return stop;
+}
+
+async function workerRun(mode: Exclude<Mode, 'plain' | 'plain-beside-load'>): Promise<Run> {
   const inMemory = mode === 'memory' || mode === 'memory-beside-load';
   if (!inMemory) {
     // What an earlier mode left pending (no results written) would be claimed again: out of the way.
@@ -153,21 +200,20 @@ async function workerRun(mode: Exclude<Mode, 'plain'>): Promise<number> {
     : memoryDeliveryStore({ endpointId, eventType: 'review.received', payload: body, url, secretEnc }, n);
   await settleDeliveries(testDb);
   receiver.reset();
-  const stopBurning = mode === 'memory-beside-load' ? burnCpu(databaseCpus) : null;
-  if (stopBurning) await sleep(300); // the burners' Node.js starting up
+  const stopBurning = mode === 'memory-beside-load' ? await startBurning() : null;
   const arrived = receiver.expect('/ok', n, 300_000);
-  const postgresBefore = postgresCpuSeconds();
-  const started = performance.now();
-  const worker = startWorker({ store, commits: testDb.database.commits, config, log: quiet });
-  await arrived;
-  const seconds = (performance.now() - started) / 1000;
-  if (mode === 'database') databaseCpus = (postgresCpuSeconds() - postgresBefore) / seconds;
+  let worker: ReturnType<typeof startWorker> | undefined;
+  const run = await measured(async () => {
+    worker = startWorker({ store, commits: testDb.database.commits, config, log: quiet });
+    await arrived;
+  });
+  if (mode === 'database') databaseCpus = (run.postgres * run.rate) / 1e6;
   stopBurning?.();
-  await worker.stop();
-  return n / seconds;
+  await worker!.stop();
+  return run;
 }
 
-const rates = new Map<Mode, number[]>(MODES.map((m) => [m, []]));
+const runs = new Map<Mode, Run[]>(MODES.map((m) => [m, []]));
 const databaseShares: number[] = [];
 try {
   // Cycle 0 warms every path and is not counted; the order reverses each cycle.
@@ -175,21 +221,30 @@ try {
     const order = cycle % 2 === 0 ? [...MODES] : [...MODES].reverse();
     const line: string[] = [];
     for (const mode of order) {
-      if (mode === 'plain') await settleDeliveries(testDb);
-      const rate = mode === 'plain' ? await plainLoop() : await workerRun(mode);
-      if (cycle > 0) rates.get(mode)!.push(rate);
+      const plain = mode === 'plain' || mode === 'plain-beside-load';
+      if (plain) await settleDeliveries(testDb);
+      const run = plain ? await plainLoop(mode === 'plain-beside-load') : await workerRun(mode);
+      if (cycle > 0) runs.get(mode)!.push(run);
       if (cycle > 0 && mode === 'database') databaseShares.push(databaseCpus);
-      line.push(`${mode} ${rate.toFixed(0)}/s${mode === 'database' ? ` (PostgreSQL ${databaseCpus.toFixed(2)} CPU)` : ''}`);
+      line.push(`${mode} ${run.rate.toFixed(0)}/s${mode === 'database' ? ` (PostgreSQL ${databaseCpus.toFixed(2)} CPU)` : ''}`);
     }
     console.log(`  cycle ${cycle}${cycle === 0 ? ' (warm-up)' : ''}: ${line.join(', ')}`);
   }
-  // Rate over all cycles: deliveries over the summed time.
-  const overall = (mode: Mode) => rates.get(mode)!.length / rates.get(mode)!.reduce((a, r) => a + 1 / r, 0);
+  // Rate over all cycles: deliveries over the summed time; the rest, the mean of the cycles.
+  const overall = (mode: Mode) => runs.get(mode)!.length / runs.get(mode)!.reduce((a, r) => a + 1 / r.rate, 0);
+  const mean = (mode: Mode, key: Exclude<keyof Run, 'rate'>) => runs.get(mode)!.reduce((a, r) => a + r[key], 0) / runs.get(mode)!.length;
   const plain = overall('plain');
-  console.log(`\nPostgreSQL, ${n} deliveries x ${rounds} cycles, against the plain loop (${plain.toFixed(0)}/s):`);
-  for (const mode of MODES.slice(1)) console.log(`  ${mode.padEnd(18)} ${overall(mode).toFixed(0).padStart(6)}/s  ratio ${(overall(mode) / plain).toFixed(2)}`);
+  console.log(`\nPostgreSQL, ${n} deliveries x ${rounds} cycles, against the plain loop (${plain.toFixed(0)}/s);`);
+  console.log('CPU per delivery (µs) of this process (the worker, or the plain loop), the receiver and PostgreSQL, and this process preempted per delivery:');
+  for (const mode of MODES) {
+    const ratio = mode === 'plain' ? '' : `ratio ${(overall(mode) / plain).toFixed(2)}`;
+    const cpu = `${mean(mode, 'self').toFixed(0)} / ${mean(mode, 'receiver').toFixed(0)} / ${mean(mode, 'postgres').toFixed(0)} µs, ${mean(mode, 'preempted').toFixed(2)}`;
+    console.log(`  ${mode.padEnd(18)} ${overall(mode).toFixed(0).padStart(6)}/s  ${ratio.padEnd(11)} ${cpu}`);
+  }
   const shares = databaseShares.map((x) => x.toFixed(2)).join(', ');
-  console.log(`  (PostgreSQL's processes used ${shares} CPUs in the database runs; memory-beside-load burned the latest of them)`);
+  console.log(`  (PostgreSQL's processes used ${shares} CPUs in the database runs; the two *-beside-load modes burned the latest of them${loadNice === 0 ? '' : `, at nice ${loadNice}`})`);
+  const besideLoad = overall('plain-beside-load');
+  console.log(`  the worker with its database against the plain loop beside the same load: ratio ${(overall('database') / besideLoad).toFixed(2)}`);
 } finally {
   await testDb.drop();
   receiver.child.disconnect();
