@@ -75,8 +75,8 @@ const config = loadConfig({ DATABASE_URL: testDb.url, REPUTE_SECRET_KEY: SECRET_
 const quiet = { debug() {}, info() {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
 const realStore = storesFor(testDb.database).deliveries;
 const postgres = await postgresProcesses(db);
-/** CPU seconds used so far by PostgreSQL's processes: the postmaster and its backends. */
-const postgresCpuSeconds = () => cpuSeconds(postgres());
+/** CPU seconds used so far by each of PostgreSQL's processes (the postmaster and its backends), by pid. */
+const postgresCpuByProcess = () => new Map(postgres().map((pid) => [pid, cpuSeconds([pid])]));
 /** PostgreSQL's CPUs' worth of time in the latest database run (0.4: 40 % of one CPU). */
 let databaseCpus = 0;
 
@@ -158,13 +158,20 @@ async function plainLoop(besideLoad: boolean): Promise<Run> {
 /** What one timed run of n deliveries cost: its rate, and per delivery the CPU time (µs) of each party and the bench process's preemptions. */
 interface Run { rate: number; self: number; receiver: number; postgres: number; preempted: number }
 
-/** CPU time so far (seconds) of this process (the worker or the plain loop), the receiver and PostgreSQL; this process's involuntary context switches. */
-function cpuNow(): Omit<Run, 'rate'> {
+/** CPU time so far (seconds) of this process (the worker or the plain loop), the receiver and PostgreSQL's processes; this process's involuntary context switches. */
+function cpuNow() {
   const usage = process.resourceUsage();
   return {
-    self: (usage.userCPUTime + usage.systemCPUTime) / 1e6, receiver: cpuSeconds([receiver.child.pid!]), postgres: postgresCpuSeconds(),
+    self: (usage.userCPUTime + usage.systemCPUTime) / 1e6, receiver: cpuSeconds([receiver.child.pid!]), postgres: postgresCpuByProcess(),
     preempted: usage.involuntaryContextSwitches,
   };
+}
+
+/** PostgreSQL's CPU seconds between two readings: by process, as a backend that ends (the pool closes an idle one) takes its time with it. */
+function postgresSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, used] of after) seconds += used - (before.get(pid) ?? 0);
+  return seconds;
 }
 
 /** Times `run` (n deliveries) and reads what it cost each party. */
@@ -174,10 +181,10 @@ async function measured(run: () => Promise<void>): Promise<Run> {
   await run();
   const seconds = (performance.now() - started) / 1000;
   const after = cpuNow();
-  const perDelivery = (key: keyof typeof before, scale: number) => ((after[key] - before[key]) * scale) / n;
+  const perDelivery = (used: number, scale: number) => (used * scale) / n;
   return {
-    rate: n / seconds, self: perDelivery('self', 1e6), receiver: perDelivery('receiver', 1e6), postgres: perDelivery('postgres', 1e6),
-    preempted: perDelivery('preempted', 1),
+    rate: n / seconds, self: perDelivery(after.self - before.self, 1e6), receiver: perDelivery(after.receiver - before.receiver, 1e6),
+    postgres: perDelivery(postgresSecondsBetween(before.postgres, after.postgres), 1e6), preempted: perDelivery(after.preempted - before.preempted, 1),
   };
 }
 
