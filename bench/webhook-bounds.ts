@@ -18,6 +18,9 @@
 // All but database are bounds or comparisons, not designs: attempts and results must be kept, and
 // a claim that writes nothing lets two workers take the same delivery (here the one worker skips
 // what it already took by a high-water mark on the due time; each delivery is seeded with its own).
+// Each mode's line also gives, per delivery, the CPU time of this process (the worker or the plain
+// loop), the receiver and PostgreSQL, and how often this process was preempted: where a mode's
+// time went. `--load-nice` lowers the burners' priority (does the load cost by priority or by presence?).
 // A diagnostic, not part of `npm run bench`.
 //   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4] [--load-nice 0]
 // Needs TEST_DATABASE_URL, and PostgreSQL on this machine (its processes' CPU time is read from /proc). Loopback only.
