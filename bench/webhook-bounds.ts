@@ -19,7 +19,8 @@
 // a claim that writes nothing lets two workers take the same delivery (here the one worker skips
 // what it already took by a high-water mark on the due time; each delivery is seeded with its own).
 // Each mode's line also gives, per delivery, the CPU time of this process (the worker or the plain
-// loop), the receiver and PostgreSQL, and how often this process was preempted: where a mode's
+// loop), the receiver and PostgreSQL, how often this process was preempted, and how long the event
+// loops of this process and of the receiver were runnable but waiting for a CPU: where a mode's
 // time went. `--load-nice` lowers the burners' priority (does the load cost by priority or by presence?).
 // A diagnostic, not part of `npm run bench`.
 //   node --import tsx bench/webhook-bounds.ts [--deliveries 20000] [--rounds 4] [--load-nice 0]
@@ -40,7 +41,7 @@ import { benchDatabase } from './support/interrupt.ts';
 import { memoryDeliveryStore } from './memory-delivery-store.ts';
 import { burnCpu } from './support/cpu-load.ts';
 import { postgresProcesses } from './support/cpu-pinning.ts';
-import { cpuSeconds } from './support/proc-stat.ts';
+import { cpuSeconds, runQueueSeconds } from './support/proc-stat.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 import { plainPostLoop, queueDeliveries, settleDeliveries } from './support/webhook-runs.ts';
 
@@ -159,14 +160,14 @@ async function plainLoop(besideLoad: boolean): Promise<Run> {
 }
 
 /** What one timed run of n deliveries cost: its rate, and per delivery the CPU time (µs) of each party and the bench process's preemptions. */
-interface Run { rate: number; self: number; receiver: number; postgres: number; preempted: number }
+interface Run { rate: number; self: number; receiver: number; postgres: number; preempted: number; selfWaited: number; receiverWaited: number }
 
 /** CPU time so far (seconds) of this process (the worker or the plain loop), the receiver and PostgreSQL's processes; this process's involuntary context switches. */
 function cpuNow() {
   const usage = process.resourceUsage();
   return {
     self: (usage.userCPUTime + usage.systemCPUTime) / 1e6, receiver: cpuSeconds([receiver.child.pid!]), postgres: postgresCpuByProcess(),
-    preempted: usage.involuntaryContextSwitches,
+    preempted: usage.involuntaryContextSwitches, selfWaited: runQueueSeconds(process.pid), receiverWaited: runQueueSeconds(receiver.child.pid!),
   };
 }
 
@@ -188,6 +189,7 @@ async function measured(run: () => Promise<void>): Promise<Run> {
   return {
     rate: n / seconds, self: perDelivery(after.self - before.self, 1e6), receiver: perDelivery(after.receiver - before.receiver, 1e6),
     postgres: perDelivery(postgresSecondsBetween(before.postgres, after.postgres), 1e6), preempted: perDelivery(after.preempted - before.preempted, 1),
+    selfWaited: perDelivery(after.selfWaited - before.selfWaited, 1e6), receiverWaited: perDelivery(after.receiverWaited - before.receiverWaited, 1e6),
   };
 }
 
@@ -245,10 +247,12 @@ try {
   const mean = (mode: Mode, key: Exclude<keyof Run, 'rate'>) => runs.get(mode)!.reduce((a, r) => a + r[key], 0) / runs.get(mode)!.length;
   const plain = overall('plain');
   console.log(`\nPostgreSQL, ${n} deliveries x ${rounds} cycles, against the plain loop (${plain.toFixed(0)}/s);`);
-  console.log('CPU per delivery (µs) of this process (the worker, or the plain loop), the receiver and PostgreSQL, and this process preempted per delivery:');
+  console.log('Per delivery: CPU (µs) of this process (the worker, or the plain loop), the receiver and PostgreSQL; this process preempted;');
+  console.log('the event loops of this process and of the receiver runnable but waiting for a CPU (µs):');
   for (const mode of MODES) {
     const ratio = mode === 'plain' ? '' : `ratio ${(overall(mode) / plain).toFixed(2)}`;
-    const cpu = `${mean(mode, 'self').toFixed(0)} / ${mean(mode, 'receiver').toFixed(0)} / ${mean(mode, 'postgres').toFixed(0)} µs, ${mean(mode, 'preempted').toFixed(2)}`;
+    const cpu = `${mean(mode, 'self').toFixed(0)} / ${mean(mode, 'receiver').toFixed(0)} / ${mean(mode, 'postgres').toFixed(0)} µs, ${mean(mode, 'preempted').toFixed(2)}, `
+      + `waited ${mean(mode, 'selfWaited').toFixed(0)} / ${mean(mode, 'receiverWaited').toFixed(0)} µs`;
     console.log(`  ${mode.padEnd(18)} ${overall(mode).toFixed(0).padStart(6)}/s  ${ratio.padEnd(11)} ${cpu}`);
   }
   const shares = databaseShares.map((x) => x.toFixed(2)).join(', ');

@@ -1,6 +1,7 @@
-// What /proc/<pid>/stat says of a process on this machine (Linux only): its parent, and the CPU time
-// it has used. The benches' one reader of that file (bench/floor.ts, bench/webhook-bounds.ts, the
-// CPU pinning of bench/support/cpu-pinning.ts).
+// What /proc says of a process on this machine (Linux only): its parent and the CPU time it has used
+// (/proc/<pid>/stat), and how long it waited for a CPU (/proc/<pid>/schedstat). The benches' one
+// reader of those files (bench/floor.ts, bench/webhook-bounds.ts, the CPU pinning of
+// bench/support/cpu-pinning.ts).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -32,4 +33,18 @@ export function cpuSeconds(pids: readonly number[]): number {
     if (fields !== null) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / TICKS_PER_S;
+}
+
+/**
+ * Seconds the process's main thread has spent so far runnable but waiting for a CPU (the run-queue
+ * delay of /proc/<pid>/schedstat), or 0 once the process is gone. For a Node.js process that is
+ * its event loop's thread.
+ */
+export function runQueueSeconds(pid: number): number {
+  try {
+    const [, waitedNs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+    return Number(waitedNs) / 1e9;
+  } catch {
+    return 0;
+  }
 }
