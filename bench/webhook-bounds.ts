@@ -159,10 +159,10 @@ async function plainLoop(besideLoad: boolean): Promise<Run> {
   }
 }
 
-/** What one timed run of n deliveries cost: its rate, and per delivery the CPU time (µs) of each party and the bench process's preemptions. */
+/** What one timed run of n deliveries cost: its rate, and per delivery each party's CPU time (µs), the bench process's preemptions and the two event loops' waits for a CPU (µs). */
 interface Run { rate: number; self: number; receiver: number; postgres: number; preempted: number; selfWaited: number; receiverWaited: number }
 
-/** CPU time so far (seconds) of this process (the worker or the plain loop), the receiver and PostgreSQL's processes; this process's involuntary context switches. */
+/** Readings so far: CPU time (seconds) of this process (the worker or the plain loop), the receiver and PostgreSQL's processes; this process's involuntary context switches; the run-queue waits (seconds) of this process's and the receiver's event loops. */
 function cpuNow() {
   const usage = process.resourceUsage();
   return {
