@@ -163,7 +163,7 @@ async function plainLoop(besideLoad: boolean): Promise<Run> {
 interface Run { rate: number; self: number; receiver: number; postgres: number; preempted: number; selfWaited: number; receiverWaited: number }
 
 /** Readings so far: CPU time (seconds) of this process (the worker or the plain loop), the receiver and PostgreSQL's processes; this process's involuntary context switches; the run-queue waits (seconds) of this process's and the receiver's event loops. */
-function cpuNow() {
+function readingsNow() {
   const usage = process.resourceUsage();
   return {
     self: (usage.userCPUTime + usage.systemCPUTime) / 1e6, receiver: cpuSeconds([receiver.child.pid!]), postgres: postgresCpuByProcess(),
@@ -180,11 +180,11 @@ function postgresSecondsBetween(before: Map<number, number>, after: Map<number, 
 
 /** Times `run` (n deliveries) and reads what it cost each party. */
 async function measured(run: () => Promise<void>): Promise<Run> {
-  const before = cpuNow();
+  const before = readingsNow();
   const started = performance.now();
   await run();
   const seconds = (performance.now() - started) / 1000;
-  const after = cpuNow();
+  const after = readingsNow();
   const perDelivery = (used: number, scale: number) => (used * scale) / n;
   return {
     rate: n / seconds, self: perDelivery(after.self - before.self, 1e6), receiver: perDelivery(after.receiver - before.receiver, 1e6),
@@ -192,6 +192,9 @@ async function measured(run: () => Promise<void>): Promise<Run> {
     selfWaited: perDelivery(after.selfWaited - before.selfWaited, 1e6), receiverWaited: perDelivery(after.receiverWaited - before.receiverWaited, 1e6),
   };
 }
+
+/** PostgreSQL's CPUs' worth of time during a run (0.4: 40 % of one CPU): its CPU per delivery times the rate. */
+const postgresCpus = (run: Run) => (run.postgres * run.rate) / 1e6;
 
 /** Starts burning the latest database run's CPU share; answers the function that stops it. */
 async function startBurning(): Promise<() => void> {
@@ -219,14 +222,13 @@ async function workerRun(mode: Exclude<Mode, 'plain' | 'plain-beside-load'>): Pr
     worker = startWorker({ store, commits: testDb.database.commits, config, log: quiet });
     await arrived;
   });
-  if (mode === 'database') databaseCpus = (run.postgres * run.rate) / 1e6;
+  if (mode === 'database') databaseCpus = postgresCpus(run);
   stopBurning?.();
   await worker!.stop();
   return run;
 }
 
 const runs = new Map<Mode, Run[]>(MODES.map((m) => [m, []]));
-const databaseShares: number[] = [];
 try {
   // Cycle 0 warms every path and is not counted; the order reverses each cycle.
   for (let cycle = 0; cycle <= rounds; cycle++) {
@@ -237,7 +239,6 @@ try {
       if (plain) await settleDeliveries(testDb);
       const run = plain ? await plainLoop(mode === 'plain-beside-load') : await workerRun(mode);
       if (cycle > 0) runs.get(mode)!.push(run);
-      if (cycle > 0 && mode === 'database') databaseShares.push(databaseCpus);
       line.push(`${mode} ${run.rate.toFixed(0)}/s${mode === 'database' ? ` (PostgreSQL ${databaseCpus.toFixed(2)} CPU)` : ''}`);
     }
     console.log(`  cycle ${cycle}${cycle === 0 ? ' (warm-up)' : ''}: ${line.join(', ')}`);
@@ -255,7 +256,7 @@ try {
       + `waited ${mean(mode, 'selfWaited').toFixed(0)} / ${mean(mode, 'receiverWaited').toFixed(0)} µs`;
     console.log(`  ${mode.padEnd(18)} ${overall(mode).toFixed(0).padStart(6)}/s  ${ratio.padEnd(11)} ${cpu}`);
   }
-  const shares = databaseShares.map((x) => x.toFixed(2)).join(', ');
+  const shares = runs.get('database')!.map((run) => postgresCpus(run).toFixed(2)).join(', ');
   console.log(`  (PostgreSQL's processes used ${shares} CPUs in the database runs; the two *-beside-load modes burned the latest of them${loadNice === 0 ? '' : `, at nice ${loadNice}`})`);
   const besideLoad = overall('plain-beside-load');
   console.log(`  the worker with its database against the plain loop beside the same load: ratio ${(overall('database') / besideLoad).toFixed(2)}`);
