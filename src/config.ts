@@ -28,6 +28,8 @@ export interface Config {
   readonly webhookRetryScheduleS: readonly number[];
   readonly webhookPollMs: number;
   readonly webhookTimeoutMs: number;
+  /** Days finished webhook deliveries (with their attempts) and unreferenced events are kept; 0: for ever. */
+  readonly webhookRetentionDays: number;
   readonly webhookAllowPrivate: readonly string[];
   readonly webhookEndpointLimit: number;
   /** An endpoint whose every counted attempt failed for this long is disabled (0: never). */
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryScheduleS: scheduleVar(env, 'WEBHOOK_RETRY_SCHEDULE_S', '0,5,300,1800,7200,18000,36000,36000'),
     webhookPollMs: intVar(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
     webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1, 600_000),
+    webhookRetentionDays: intVar(env, 'WEBHOOK_RETENTION_DAYS', 30, 0, 36_500),
     webhookAllowPrivate: listVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookEndpointLimit: intVar(env, 'WEBHOOK_ENDPOINT_LIMIT', 20, 0, 100_000),
     webhookAutoDisableAfterS: intVar(env, 'WEBHOOK_AUTO_DISABLE_AFTER_S', 5 * 86400, 0, 365 * 86400),

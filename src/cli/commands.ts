@@ -11,6 +11,7 @@ import { registerDemo } from './demo.ts';
 import { registerInsights } from './insights.ts';
 import { registerInvitations } from './invitations.ts';
 import { registerUsers } from './users.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 export const commands: Array<(program: Command) => void> = [
   registerServe,
@@ -24,4 +25,5 @@ export const commands: Array<(program: Command) => void> = [
   registerGuests,
   registerInsights,
   registerInvitations,
+  registerWebhooks,
 ];

@@ -18,9 +18,9 @@ export function registerWorker(program: Command): void {
     .action(async (options: { concurrency: number; perEndpoint: number }) => {
       const config = loadConfig();
       // Loaded on use, not at the top: `repute --help` need not load the worker and the drivers.
-      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }, { startInsightsWorker }, { startInvitationsWorker }] = await Promise.all([
+      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }, { startInsightsWorker }, { startInvitationsWorker }, { startRetentionWorker }] = await Promise.all([
         import('pino'), import('../db/connect.ts'), import('../db/migrate.ts'), import('../delivery/worker.ts'), import('../stores.ts'),
-        import('../process/insights-worker.ts'), import('../process/invitations-worker.ts'),
+        import('../process/insights-worker.ts'), import('../process/invitations-worker.ts'), import('../process/retention-worker.ts'),
       ]);
       const log = pino({ level: config.logLevel });
       const database = connect(config.databaseUrl);
@@ -32,6 +32,7 @@ export function registerWorker(program: Command): void {
       const worker = startWorker({ store, commits: database.commits, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
       const insights = startInsightsWorker({ db: database.db, commits: database.commits, log });
       const invitations = startInvitationsWorker({ db: database.db, commits: database.commits, log }, config);
+      const retention = startRetentionWorker({ db: database.db, log }, config);
       const unlisten = database.listenForCommits(() => {
         worker.wake();
         insights.wake();
@@ -40,7 +41,7 @@ export function registerWorker(program: Command): void {
       log.info({ concurrency: options.concurrency, perEndpoint: options.perEndpoint, dialect: database.dialect }, 'webhook worker started');
       const stop = (signal: NodeJS.Signals) => {
         log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
-        Promise.all([worker.stop(), insights.stop(), invitations.stop(), unlisten()]).then(() => database.destroy()).then(
+        Promise.all([worker.stop(), insights.stop(), invitations.stop(), retention.stop(), unlisten()]).then(() => database.destroy()).then(
           () => {
             const cpu = process.cpuUsage();
             log.info({ ...worker.stats, cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 }, 'webhook worker stopped');

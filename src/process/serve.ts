@@ -6,6 +6,7 @@ import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { startWorker } from '../delivery/worker.ts';
 import { startInvitationsWorker } from './invitations-worker.ts';
+import { startRetentionWorker } from './retention-worker.ts';
 import { buildApp } from '../app.ts';
 
 export interface RunningServer {
@@ -28,6 +29,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ? (await import('./insights-worker.ts')).startInsightsWorker({ db: database.db, commits: database.commits, log: app.log })
     : null;
   const invitations = config.worker === 'inline' ? startInvitationsWorker({ db: database.db, commits: database.commits, log: app.log }, config) : null;
+  const retention = config.worker === 'inline' ? startRetentionWorker({ db: database.db, log: app.log }, config) : null;
   await ctx.rateLimits.connected();
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
@@ -38,6 +40,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await worker?.stop();
       await insights?.stop();
       await invitations?.stop();
+      await retention?.stop();
       await ctx.rateLimits.close();
       await database.destroy();
     })();

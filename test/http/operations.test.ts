@@ -257,7 +257,7 @@ for (const dialect of dialects) {
       [{ REPUTE_WORKER: 'maybe' }, 'REPUTE_WORKER'], [{ REPUTE_SECRET_KEY: 'short' }, 'REPUTE_SECRET_KEY'],
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'], [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
       [{ WEBHOOK_RETRY_SCHEDULE_S: '0,five' }, 'WEBHOOK_RETRY_SCHEDULE_S'], [{ WEBHOOK_POLL_MS: '0' }, 'WEBHOOK_POLL_MS'],
-      [{ WEBHOOK_TIMEOUT_MS: 'soon' }, 'WEBHOOK_TIMEOUT_MS'], [{ WEBHOOK_ENDPOINT_LIMIT: '-5' }, 'WEBHOOK_ENDPOINT_LIMIT'],
+      [{ WEBHOOK_TIMEOUT_MS: 'soon' }, 'WEBHOOK_TIMEOUT_MS'], [{ WEBHOOK_ENDPOINT_LIMIT: '-5' }, 'WEBHOOK_ENDPOINT_LIMIT'], [{ WEBHOOK_RETENTION_DAYS: '-1' }, 'WEBHOOK_RETENTION_DAYS'],
       ...(dialect === 'postgres' ? [[{ REPUTE_SECRET_KEY: '' }, 'REPUTE_SECRET_KEY'] as [Record<string, string>, string]] : []),
     ];
     for (const [env, name] of cases) {

@@ -1,6 +1,6 @@
 // SQL of the recommendation pass: mention counts per (node, topic, window) and review ratings per
 // node from aggregates over one account's last 180 days (index range scans on (account_id, time)),
-// typical negative quotes, the upsert by generated_key, and the daily claim.
+// typical negative quotes and the upsert by generated_key.
 import { type Kysely, sql } from 'kysely';
 import type { DB, RecommendationRow } from '../../db/schema.ts';
 
@@ -73,17 +73,4 @@ export async function replaceGenerated(db: Kysely<DB>, accountId: string, rows: 
   let removal = db.deleteFrom('recommendations').where('account_id', '=', accountId).where('generated_key', 'is not', null);
   if (keep.length > 0) removal = removal.where('generated_key', 'not in', keep);
   await removal.execute();
-}
-
-/**
- * Claims the daily pass: true for exactly one caller per `everyMs` across every worker (an
- * atomic update of the last run's time, or the first run's insert).
- */
-export async function claimDailyRun(db: Kysely<DB>, name: string, now: string, dueBefore: string): Promise<boolean> {
-  const inserted = await db.insertInto('insight_runs').values({ name, last_run_at: now })
-    .onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return true;
-  const updated = await db.updateTable('insight_runs').set({ last_run_at: now })
-    .where('name', '=', name).where('last_run_at', '<=', dueBefore).executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
 }

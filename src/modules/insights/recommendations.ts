@@ -5,6 +5,7 @@
 // longer holds is removed. Operators' own recommendations (no key) are never touched.
 import type { Kysely } from 'kysely';
 import type { DB, NodeRow, RecommendationRow } from '../../db/schema.ts';
+import { claimDailyRun } from '../../db/daily-run.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { newId } from '../../lib/ids.ts';
 import { accountNodes, PROPERTY } from '../nodes/service.ts';
@@ -29,7 +30,7 @@ const percent = (x: number): string => `${Math.round(x * 100)} %`;
 
 /** Runs the pass for every account when a day has passed since the last one (one worker runs it). */
 export async function refreshRecommendationsIfDue(db: Kysely<DB>, now: Date): Promise<boolean> {
-  const claimed = await repo.claimDailyRun(db, 'recommendations', now.toISOString(), new Date(now.getTime() - DAY_MS).toISOString());
+  const claimed = await claimDailyRun(db, 'recommendations', now, DAY_MS);
   if (!claimed) return false;
   for (const accountId of await repo.accountsWithMentions(db)) await refreshRecommendations(db, accountId, now);
   return true;
