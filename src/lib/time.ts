@@ -25,6 +25,8 @@ let cachedPrefix = '';
 
 export const nowIso = (): string => isoAt(Date.now());
 
+export const DAY_MS = 86_400_000;
+
 /** Normalises a date-time the caller gave (already validated against INSTANT_RULE) to the stored form. */
 export function toIso(value: string | Date): string {
   const iso = typeof value === 'string' ? parseInstant(value) : Number.isNaN(value.getTime()) ? null : value.toISOString();

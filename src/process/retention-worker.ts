@@ -7,10 +7,10 @@ import { claimDailyRun } from '../db/daily-run.ts';
 import { outageTracker } from '../db/outage.ts';
 import type { DB } from '../db/schema.ts';
 import type { Log } from '../lib/log.ts';
+import { DAY_MS } from '../lib/time.ts';
 import { purgeWebhookHistory, retentionCutoff } from '../modules/webhooks/retention.ts';
 import { interruptibleSleep } from './interruptible-sleep.ts';
 
-const DAY_MS = 86_400_000;
 /** How often the loop asks whether the day's pass is due (another worker may have run it). */
 const CHECK_MS = 60_000;
 

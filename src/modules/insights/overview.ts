@@ -7,7 +7,8 @@ import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { lookup } from '../../lib/ids.ts';
-import { DAY_MS, WINDOW_DAYS } from './recommendations.ts';
+import { DAY_MS } from '../../lib/time.ts';
+import { WINDOW_DAYS } from './recommendations.ts';
 import * as repo from './repository.ts';
 
 export interface Share { total: number; positive: number; negative: number }

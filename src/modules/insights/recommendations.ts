@@ -8,11 +8,11 @@ import type { DB, NodeRow, RecommendationRow } from '../../db/schema.ts';
 import { claimDailyRun } from '../../db/daily-run.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { newId } from '../../lib/ids.ts';
+import { DAY_MS } from '../../lib/time.ts';
 import { accountNodes, PROPERTY } from '../nodes/service.ts';
 import * as repo from './recommendation-repository.ts';
 import { globalTopicIds } from './extraction-repository.ts';
 
-export const DAY_MS = 86_400_000;
 /** Insights compare the last 90 days with the 90 before. */
 export const WINDOW_DAYS = 90;
 /** Fewer recent mentions than this say too little about a topic at a node. */

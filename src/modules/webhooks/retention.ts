@@ -10,9 +10,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { DAY_MS } from '../../lib/time.ts';
 
 export const RETENTION_BATCH = 1000;
-const DAY_MS = 86_400_000;
 
 export interface PurgeResult {
   /** Finished deliveries deleted (their attempts went with them). */
