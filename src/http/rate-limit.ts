@@ -23,6 +23,12 @@ export interface RateLimitStore {
   connected(): Promise<void>;
   /** The current window's count of `key` without adding to it (a lock that must hold on every instance). */
   peek(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Takes back one hit of the current window (never below 0; nothing once the window has ended):
+   * for a count taken before the outcome was known, so that concurrent tries cannot all pass a check
+   * made before any of them was counted.
+   */
+  undo(key: string, windowMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +61,10 @@ export function memoryStore(): RateLimitStore {
       const window = windows.get(key);
       return { count: window && window.start === start ? window.count : 0, resetMs: start + windowMs - now };
     },
+    async undo(key, windowMs) {
+      const window = windows.get(key);
+      if (window && window.start === windowStart(Date.now(), windowMs) && window.count > 0) window.count -= 1;
+    },
     async close() {
       windows.clear();
     },
@@ -65,6 +75,9 @@ export function memoryStore(): RateLimitStore {
 const HIT = `local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return c`;
+// DECR only a window that still exists (one that expired meanwhile is not brought back at -1).
+const UNDO = `if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
 
 export interface RedisStoreOptions {
   /** Key prefix of the windows in Redis. */
@@ -73,7 +86,7 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<number> };
+type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<number>; rateLimitUndo(key: string): Promise<number> };
 
 /**
  * Redis on a local network answers in well under a millisecond; this much means it is in trouble.
@@ -102,6 +115,7 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   // would print every reconnection failure to stderr.
   redis.on('error', () => {});
   redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
+  redis.defineCommand('rateLimitUndo', { numberOfKeys: 1, lua: UNDO });
   const local = memoryStore();
   // The circuit: after a failure, counts skip Redis until `openUntil` (or until it is ready again),
   // so a hung Redis costs only the counts already sent when it stopped answering, not every one
@@ -144,6 +158,18 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
         lastError = error as Error;
         openUntil = Date.now() + PAUSE_MS;
         return peekFallback(key, windowMs);
+      }
+    },
+    async undo(key, windowMs) {
+      const now = Date.now();
+      if (redis.status !== 'ready' || now < openUntil) return local.undo(key, windowMs);
+      try {
+        await redis.rateLimitUndo(`${prefix}${key}:${windowStart(now, windowMs)}`);
+      } catch (error) {
+        lastError = error as Error;
+        openUntil = Date.now() + PAUSE_MS;
+        // The hit may have been counted here (Redis was unreachable then too) or there; taking one back locally errs toward letting a try through.
+        await local.undo(key, windowMs);
       }
     },
     async close() {

@@ -65,6 +65,13 @@ export class DashboardClient {
     return res;
   }
 
+  /** A POST of a JSON body, as a script (not a form) might send it. */
+  async postJson(url: string, body: unknown): Promise<LightMyRequestResponse> {
+    const res = await this.t.app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...this.cookieHeader() } });
+    keepCookies(this.jar, res);
+    return res;
+  }
+
   /** GETs the page and POSTs a form to `action` with that page's CSRF token. */
   async submit(page: string, action: string, fields: Record<string, string | string[]>): Promise<LightMyRequestResponse> {
     const res = await this.get(page);

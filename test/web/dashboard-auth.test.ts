@@ -53,6 +53,52 @@ eachDatabase('next never leads to another site', async (t) => {
   }
 });
 
+eachDatabase('next is sent percent-encoded where a header cannot carry it as typed', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = new DashboardClient(t);
+  const login = await client.get('/login');
+  const res = await client.post('/login', { _csrf: csrfOf(login.body), email: owner.email, password: PASSWORD, next: '/reviews?q=Zürich café\x7f' });
+  assert.equal(res.statusCode, 303);
+  assert.equal(res.headers.location, '/reviews?q=Z%C3%BCrich%20caf%C3%A9%7F');
+  for (const [next, location] of [['/%C4%80', '/%C4%80'], ['/%E2%80%A8', '/%E2%80%A8'], ['/%ED%A0%80', '/%ED%A0%80']]) {
+    const signedInAlready = await client.get(`/login?next=${next}`);
+    assert.equal(signedInAlready.statusCode, 303, next);
+    assert.equal(signedInAlready.headers.location, location, next);
+  }
+});
+
+eachDatabase('form fields sent as JSON that are not text read as empty: the form answers, never a 500', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const anonymous = new DashboardClient(t);
+  const login = await anonymous.get('/login');
+  for (const body of [{ email: { a: 1 }, password: 'x' }, { email: owner.email, password: 123 }, { email: [[owner.email]], password: [PASSWORD] }]) {
+    const res = await anonymous.postJson('/login', { _csrf: csrfOf(login.body), ...body });
+    assert.equal(res.statusCode, 401, `${JSON.stringify(body)}: ${res.body.slice(0, 200)}`);
+    assert.match(res.body, /The e-mail or the password is wrong\./);
+  }
+  const client = await signedIn(t, owner.email);
+  const page = await client.get('/settings/webhooks');
+  const res = await client.postJson('/settings/webhooks', { _csrf: csrfOf(page.body), name: { x: 1 }, url: ['https://hooks.example/a', 2], events: [1, 'review.received'] });
+  assert.equal(res.statusCode, 400, res.body.slice(0, 300));
+  assert.match(res.body, /name/);
+});
+
+eachDatabase('concurrent wrong sign-ins cannot pass the lock together: at most the limit of passwords are tried', async (t) => {
+  const tree = await createTree(t);
+  const owner = await createUser(t, tree.accountId, 'owner');
+  const client = new DashboardClient(t);
+  const csrf = csrfOf((await client.get('/login')).body);
+  const tries = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+    client.post('/login', { _csrf: csrf, email: owner.email, password: i === 11 ? PASSWORD : `wrong password ${i}` })));
+  const statuses = tries.map((r) => r.statusCode);
+  assert.ok(statuses.filter((s) => s !== 429).length <= 3, statuses.join(' '));
+  assert.ok(statuses.filter((s) => s === 401).length >= 2, statuses.join(' '));
+  // The e-mail is locked now, the right password included; a right one earlier did not count as a failure.
+  assert.equal((await client.post('/login', { _csrf: csrf, email: owner.email, password: PASSWORD })).statusCode, 429);
+}, { env: { LOGIN_EMAIL_FAILURE_LIMIT: '3' } });
+
 eachDatabase('a wrong e-mail and a wrong password get the same one message', async (t) => {
   const tree = await createTree(t);
   const owner = await createUser(t, tree.accountId, 'owner');

@@ -12,9 +12,11 @@ export type Language = (typeof LANGUAGES)[number];
 /** Long enough to resist guessing, short enough to keep a hash cheap to refuse. */
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 1024;
+/** The longest e-mail address a user may have (RFC 5321's path limit less its brackets). */
+export const EMAIL_MAX = 254;
 
 export const UserInput = Type.Object({
-  email: Type.String({ minLength: 3, maxLength: 254, description: 'unique in the instance, whatever its case' }),
+  email: Type.String({ minLength: 3, maxLength: EMAIL_MAX, description: 'unique in the instance, whatever its case' }),
   password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }),
   role: Type.Enum([...ROLES]),
   node_id: OptionalNullable(Uuid),

@@ -1,25 +1,29 @@
 // Reading form bodies (application/x-www-form-urlencoded: a field is a string, or a list when sent
-// more than once) and turning a service's refusal into a message shown next to its field.
+// more than once) and turning a service's refusal into a message shown next to its field. A body
+// sent as JSON instead may hold anything: a value that is not a string reads as absent, so a form's
+// code only ever meets strings.
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { describeValidation } from '../../http/errors.ts';
 import { validatorCompiler } from '../../http/validation.ts';
 import { DomainError, invalid } from '../../lib/errors.ts';
 
-type FormBody = Record<string, string | string[] | undefined>;
+const valueOf = (request: FastifyRequest, name: string): unknown => {
+  const body = request.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
+};
 
-const bodyOf = (request: FastifyRequest): FormBody => (request.body ?? {}) as FormBody;
-
-/** The field's value (the first when sent twice), '' when absent. */
+/** The field's value (the first when sent twice), '' when absent or not text. */
 export function field(request: FastifyRequest, name: string): string {
-  const value = bodyOf(request)[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
+  const value = valueOf(request, name);
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : '';
 }
 
-/** Every value of a field sent once per ticked checkbox. */
+/** Every value of a field sent once per ticked checkbox (values that are not text left out). */
 export function fieldList(request: FastifyRequest, name: string): string[] {
-  const value = bodyOf(request)[name];
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const value = valueOf(request, name);
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 }
 
 /** A refusal to show on the form: the field it names (the message's first word, body. dropped) and the message. */

@@ -33,7 +33,13 @@ export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || !/^\/(?![/\\])/.test(next) || next.includes('\\') || next.startsWith('/login')) return '/';
   // A control character (a tab or newline inside "/\t/evil.example") would be dropped by the browser.
   if ([...next].some((c) => c.charCodeAt(0) < 0x20)) return '/';
-  return next;
+  // A Location header carries printable ASCII only: anything else (a space, DEL, "é") is sent
+  // percent-encoded, as a browser writes it; a lone surrogate cannot be, and goes home.
+  try {
+    return next.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return '/';
+  }
 }
 
 /**
