@@ -8,21 +8,21 @@ import { describeValidation } from '../../http/errors.ts';
 import { validatorCompiler } from '../../http/validation.ts';
 import { DomainError, invalid } from '../../lib/errors.ts';
 
-const valueOf = (request: FastifyRequest, name: string): unknown => {
+const sentValue = (request: FastifyRequest, name: string): unknown => {
   const body = request.body;
   return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
 };
 
 /** The field's value (the first when sent twice), '' when absent or not text. */
 export function field(request: FastifyRequest, name: string): string {
-  const value = valueOf(request, name);
+  const value = sentValue(request, name);
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first : '';
 }
 
 /** Every value of a field sent once per ticked checkbox (values that are not text left out). */
 export function fieldList(request: FastifyRequest, name: string): string[] {
-  const value = valueOf(request, name);
+  const value = sentValue(request, name);
   return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 }
 
