@@ -5,7 +5,9 @@
 // field has a use for one and PostgreSQL cannot store it in text), a string that is not well-formed
 // Unicode (a lone surrogate such as "\ud800": PostgreSQL refuses it, so one stored on SQLite or in a
 // JSON column breaks later reads) or a number that is not finite (1e309 parses as Infinity): each
-// is refused here, once for every route and for `repute import`, as a 400 naming the field.
+// is refused here, once for every route and for `repute import`, as a 400 naming the field; so is
+// a value nested deeper than MAX_DEPTH (free-form JSON such as a survey answer's value would
+// otherwise reach JSON.stringify, which overflows the stack a few thousand levels down).
 // "date-time" is src/lib/instant.ts's definition: a real instant between 1970 and 9999.
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -42,11 +44,16 @@ function textFault(text: string): string | null {
   return null;
 }
 
+/** How deep a request's objects and arrays may nest: far beyond any real document. */
+export const MAX_DEPTH = 100;
+
 /** An object still to look into, and where it sits: its JSON pointer is only spelled out for a fault. */
 interface Visit {
   value: unknown;
   parent: Visit | null;
   key: string;
+  /** Objects and arrays from the root to this one, itself included. */
+  depth: number;
 }
 
 const pointerOf = (visit: Visit): string =>
@@ -67,7 +74,7 @@ function valueFault(value: unknown): string | null {
  */
 export function findUnstorable(data: unknown): AjvError | null {
   const fault = (at: Visit, message: string): AjvError => ({ instancePath: pointerOf(at), keyword: 'text', message, params: {} });
-  const root: Visit = { value: data, parent: null, key: '' };
+  const root: Visit = { value: data, parent: null, key: '', depth: 1 };
   const rootFault = valueFault(data);
   if (rootFault !== null) return fault(root, rootFault);
   if (data === null || typeof data !== 'object') return null;
@@ -78,10 +85,14 @@ export function findUnstorable(data: unknown): AjvError | null {
     for (const key of Object.keys(object)) {
       const value = object[key];
       const keyFault = textFault(key);
-      if (keyFault !== null) return fault({ value, parent: visit, key }, `(a key) ${keyFault}`);
+      const depth = visit.depth + 1;
+      if (keyFault !== null) return fault({ value, parent: visit, key, depth }, `(a key) ${keyFault}`);
       const why = valueFault(value);
-      if (why !== null) return fault({ value, parent: visit, key }, why);
-      if (value !== null && typeof value === 'object') stack.push({ value, parent: visit, key });
+      if (why !== null) return fault({ value, parent: visit, key, depth }, why);
+      if (value !== null && typeof value === 'object') {
+        if (depth > MAX_DEPTH) return fault({ value, parent: visit, key, depth }, `must not nest objects and arrays more than ${MAX_DEPTH} levels deep`);
+        stack.push({ value, parent: visit, key, depth });
+      }
     }
   }
   return null;

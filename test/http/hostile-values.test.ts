@@ -100,3 +100,23 @@ eachDatabase('numbers are finite and within their documented range: 1e309 and ou
     assert.equal(r.statusCode, 200, r.body);
   }
 });
+
+eachDatabase('a value nested more than 100 levels deep answers 400 naming where, on admin and public routes alike', async (t) => {
+  const tree = await createTree(t);
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const survey = await raw(t, 'POST', `/admin/v1/accounts/${tree.accountId}/surveys`,
+    `{"node_id":"${tree.properties[0]}","name":"S","status":"published","definition":{"pages":[]}}`);
+  assert.equal(survey.statusCode, 201, survey.body);
+  const response = (value: string, context = '{}') => raw(t, 'POST', `/admin/v1/surveys/${survey.json().id}/responses`,
+    `{"node_id":"${tree.properties[0]}","channel":"email","status":"completed","context":${context},"answers":[{"question_id":"q1","question_type":"text","value":${value},"numeric_value":null}]}`);
+  // 5,000 levels made JSON.stringify overflow the stack: a 500 before.
+  refused(await response(nested(5000)), /^body\.answers\.0\.value(\.0)+ must not nest objects and arrays more than 100 levels deep$/);
+  refused(await response('1', `{"a":${nested(5000)}}`), /^body\.context\.a(\.0)+ must not nest objects and arrays more than 100 levels deep$/);
+  refused(await raw(t, 'POST', `/admin/v1/accounts/${tree.accountId}/surveys`,
+    `{"node_id":"${tree.properties[0]}","name":"S","status":"draft","definition":{"x":${nested(8000)}}}`), /must not nest objects and arrays more than 100 levels deep$/);
+  const key = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
+  refused(await raw(t, 'POST', '/api/v4/guests', `{"email":"ann@example.com","custom_fields":{"x":${nested(200)}}}`, key), /more than 100 levels deep$/);
+  // The body, the answers, the answer, then 97 levels in its value: 100, the most there may be.
+  const deepest = await response(nested(97));
+  assert.equal(deepest.statusCode, 201, deepest.body);
+});
