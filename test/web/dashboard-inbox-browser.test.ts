@@ -71,6 +71,9 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     await wide.goto(`${base}/surveys`);
     await wide.getByRole('heading', { name: 'Surveys', level: 1 }).waitFor();
     assert.deepEqual(await axeViolations(browser, desktop, `${base}/surveys`), [], '/surveys');
+    for (const path of ['/', '/analytics', '/insights', '/surveys']) {
+      assert.deepEqual(await axeViolations(browser, phone, `${base}${path}`, { width: 375, height: 740 }), [], `${path} on a phone`);
+    }
     assert.deepEqual(scriptErrors, []);
   } finally {
     await browser?.close();
