@@ -7,10 +7,19 @@ import { countHit, type RateLimitStore } from './rate-limit.ts';
 
 /** Most addresses remembered as refused at once; beyond, the oldest are forgotten first. */
 const MAX_BLOCKED = 10_000;
+/** How long a secret that authenticated still passes a refused address; and how many are remembered. */
+const VOUCH_MS = 15 * 60_000;
+const MAX_VOUCHED = 10_000;
 
 export class AuthThrottle {
   /** Address → when its refusal ends (ms). Kept here so a refused request costs no store round trip. */
   private readonly blocked = new Map<string, number>();
+  /**
+   * Secret → until when it is vouched for. A secret that authenticated lately is still looked up from
+   * a refused address (and answered as it deserves: a revoked key gets its 401): one client sending
+   * bad keys from a shared address (a NAT, a proxy) must not lock out the others working there.
+   */
+  private readonly vouched = new Map<string, number>();
 
   /**
    * @param scope separates the counts of different secrets (API keys, the admin token).
@@ -22,13 +31,21 @@ export class AuthThrottle {
     private readonly windowS: number,
   ) {}
 
-  /** Throws 429 when the request's address is refused for now. */
-  check(request: FastifyRequest): void {
+  /** Throws 429 when the request's address is refused for now, unless `secret` authenticated lately. */
+  check(request: FastifyRequest, secret: string): void {
     const until = this.blocked.get(request.ip);
     if (until === undefined) return;
     const waitMs = until - Date.now();
     if (waitMs <= 0) return void this.blocked.delete(request.ip);
+    if ((this.vouched.get(secret) ?? 0) > Date.now()) return;
     throw this.refusal(Math.ceil(waitMs / 1000));
+  }
+
+  /** Remembers a secret that just authenticated (see `vouched`). */
+  succeeded(secret: string): void {
+    this.vouched.delete(secret); // re-inserted last: the oldest are forgotten first
+    if (this.vouched.size >= MAX_VOUCHED) this.vouched.delete(this.vouched.keys().next().value!);
+    this.vouched.set(secret, Date.now() + VOUCH_MS);
   }
 
   /** Counts a failed authentication from the request's address; the one past the limit answers 429. */

@@ -41,19 +41,22 @@ export function requireKey(auth: KeyAuth, scope: Scope | null, feature: Feature 
     request.principal = principal;
   };
   const lookUp = async (request: FastifyRequest, key: string): Promise<void> => {
-    auth.keyFailures?.check(request);
+    auth.keyFailures?.check(request, key);
     const principal = looksLikeKey(key) ? await cache.resolve(key) : null;
     if (principal === null) {
       await auth.keyFailures?.failed(request);
       throw new AppError(401, 'API key is unknown or revoked');
     }
+    // Every key in use is looked up again whenever its cache entry has lapsed: this keeps it vouched for.
+    auth.keyFailures?.succeeded(key);
     admit(request, principal);
   };
   return (request, _reply, done) => {
     const key = bearer(request);
     if (key === null) throw new AppError(401, 'Authorization header must be "Bearer <API key>"');
     // A key known valid passes even from a refused address (one client behind a shared address
-    // must not lock out the others); any other key from there is refused before it is looked up.
+    // must not lock out the others), and so does one that authenticated lately (AuthThrottle's
+    // vouched); any other key from there is refused before it is looked up.
     const known = cache.peek(key);
     if (known === undefined) {
       lookUp(request, key).then(() => done(), done);
