@@ -1,14 +1,23 @@
 // How a request appears in the log: Fastify's usual fields, with query-string values that may carry
-// personal data (an admin lookup's ?email=…) replaced by "…", since an erasure cannot reach a log;
-// and each request's own logger, made only when the request writes a line.
+// personal data (an admin lookup's ?email=…) replaced by "…", since an erasure cannot reach a log,
+// and a guest's survey or unsubscribe token (/s/<token>, /u/<token>) too, since whoever holds one
+// may answer that guest's survey or unsubscribe them; and each request's own logger, made only when
+// the request writes a line.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString, Logger } from 'pino';
 
 /** Query parameters whose values never carry personal data and help to read a log: kept as sent. */
 const SAFE_PARAMS = new Set(['limit', 'cursor', 'status']);
 
-/** The URL with every query value outside SAFE_PARAMS replaced by "…" (names are kept). */
-export function redactQuery(url: string): string {
+/** A guest's token in a path: /s/<token> and /u/<token> (not /s/public/<survey id>, which is public). */
+const GUEST_TOKEN = /^\/(s|u)\/(?!public(?:[/?]|$))[^/?]+/;
+
+/** The URL with a guest's token and every query value outside SAFE_PARAMS replaced by "…" (names are kept). */
+export function redactUrl(url: string): string {
+  return redactQuery(url.replace(GUEST_TOKEN, '/$1/…'));
+}
+
+function redactQuery(url: string): string {
   const at = url.indexOf('?');
   if (at < 0) return url;
   const query = url.slice(at + 1).split('&').map((pair) => {
@@ -37,11 +46,11 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
-/** pino serializer for `req` (the fields of Fastify's own, with the URL redacted). */
+/** pino serializer for `req` (the fields of Fastify's own, with the URL redacted: redactUrl). */
 export function requestSerializer(req: LoggedRequest): Record<string, unknown> {
   return {
     method: req.method,
-    url: redactQuery(req.url),
+    url: redactUrl(req.url),
     version: req.headers?.['accept-version'],
     host: req.host,
     remoteAddress: req.ip,

@@ -15,7 +15,7 @@ import { ADMIN_TOKEN, dialects, freshDatabase, testEnv, type TestApp } from '../
 import { createKey, createTree } from '../support/factories.ts';
 
 for (const dialect of dialects) {
-  test(`request logs carry no query value that may be personal data (an admin guest lookup's e-mail) [${dialect}]`, async () => {
+  test(`request logs carry no query value that may be personal data (an admin guest lookup's e-mail), nor a guest's token [${dialect}]`, async () => {
     const db = await freshDatabase(dialect);
     const lines: string[] = [];
     const stream = { write: (line: string) => void lines.push(line) };
@@ -34,6 +34,10 @@ for (const dialect of dialects) {
       // Also when the request is refused before any route (a typo'd name is logged by name only).
       await app.inject({ method: 'GET', url: `/admin/v1/accounts/${tree.accountId}/guests?emial=${email}` });
       await app.inject({ method: 'GET', url: '/api/v4/reviews?limit=2', headers: { authorization: `Bearer ${key}` } });
+      // A guest's survey and unsubscribe tokens: whoever reads them could answer or unsubscribe for the guest.
+      for (const url of ['/s/GuestSurveyToken_abc123', '/u/GuestUnsubscribeToken_def456?lang=de', `/s/public/${tree.root}?node=${tree.properties[0]}`]) {
+        await app.inject({ method: 'GET', url });
+      }
 
       const text = lines.join('');
       assert.ok(!/ann\.lee|ann%2Elee|example\.com/i.test(text), 'the e-mail address is not in the log');
@@ -42,6 +46,10 @@ for (const dialect of dialects) {
       assert.ok(urls.includes(`/admin/v1/accounts/${tree.accountId}/guests?emial=…`), urls.join('\n'));
       // Paging parameters carry no personal data and stay readable.
       assert.ok(urls.includes('/api/v4/reviews?limit=2'), urls.join('\n'));
+      assert.ok(!/GuestSurveyToken|GuestUnsubscribeToken/.test(text), 'no guest token is in the log');
+      assert.ok(urls.includes('/s/…'), urls.join('\n'));
+      assert.ok(urls.includes('/u/…?lang=…'), urls.join('\n'));
+      assert.ok(urls.includes(`/s/public/${tree.root}?node=…`), urls.join('\n'));
     } finally {
       await app.close();
       await ctx.rateLimits.close();

@@ -58,11 +58,17 @@ eachDatabase('an owner creates an endpoint, tests it and reads the delivery log'
     assert.equal((await client.submit('/settings/webhooks', resend, {})).statusCode, 303);
     await receiver.waitFor((r) => r.length >= 5, 10_000, 'the re-sent delivery'); // 1 ok + 3 attempts + the re-send
     await until(async () => !(await client.get('/settings/webhooks')).body.includes('data-status="failed"'), 10_000, 'the re-sent delivery to succeed');
+    // Two pings and a re-send: the endpoint's window (WEBHOOK_TEST_LIMIT 3 a minute) is full for both.
+    const fourth = await client.submit('/settings/webhooks', resend, {});
+    assert.equal(fourth.statusCode, 429, fourth.body.slice(0, 300));
+    assert.ok(Number(fourth.headers['retry-after']) > 0);
+    assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/test`, {})).statusCode, 429);
+    assert.equal(receiver.requests.length, 5);
   } finally {
     await w.stop();
     await receiver.close();
   }
-}, { env: { ...WEBHOOK_ENV, REPUTE_WORKER: 'off' } });
+}, { env: { ...WEBHOOK_ENV, REPUTE_WORKER: 'off', WEBHOOK_TEST_LIMIT: '3' } });
 
 eachDatabase('edit, pause and resume, delete; faults by the field; another account\'s ids are 404', async (t) => {
   const tree = await createTree(t);

@@ -1,32 +1,20 @@
 // Public v4 routes of webhooks: account-wide endpoint management (webhooks:manage), delivery lists,
 // the one-attempt re-send, secret rotation and the test ping.
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Principal } from '../../access/principal.ts';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
 import { Deleted, DeliveryParams, SecretRotated, SecretRotationInput, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
-import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, ownEndpoint, queuePing, resendDelivery, updateEndpoint } from './service.ts';
+import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, queuePing, resendDelivery, updateEndpoint } from './service.ts';
 import { rotateSecret } from './secrets.ts';
-import { countHit, enforceWindow } from '../../http/rate-limit.ts';
+import { countSend } from './send-window.ts';
 
 export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const onRequest = requireKey(ctx, 'webhooks:manage', 'webhooks');
   const tags = ['webhooks'];
   const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
-
-  /**
-   * Each test ping and re-send is a signed POST to someone's server: a few a minute per endpoint
-   * (WEBHOOK_TEST_LIMIT, one window for both), counted only for endpoints of the account (made-up
-   * ids answer 404 without filling the window store).
-   */
-  const countSend = async (principal: Principal, endpointId: string, reply: FastifyReply): Promise<void> => {
-    const endpoint = await ownEndpoint(ctx.db, principal, endpointId);
-    const hit = await countHit(ctx.rateLimits, `webhook-test:${endpoint.id}`, ctx.config.webhookTestLimit, 60);
-    enforceWindow(reply, hit, ctx.config.webhookTestLimit, 60, 'test pings and re-sends of this endpoint');
-  };
 
   r.get('/webhooks', {
     schema: { operationId: 'listWebhookEndpoints', tags, summary: 'The account\'s webhook endpoints (never their secrets)', response: { 200: List(WebhookEndpoint), ...errorResponses() } },
@@ -78,7 +66,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request, reply) => {
-    await countSend(request.principal, request.params.id, reply);
+    await countSend(ctx, request.principal, request.params.id, reply);
     return reply.status(202).send(await resendDelivery(ctx.db, request.principal, request.params.id, request.params.deliveryId));
   });
 
@@ -103,7 +91,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request, reply) => {
-    await countSend(request.principal, request.params.id, reply);
+    await countSend(ctx, request.principal, request.params.id, reply);
     return queuePing(ctx.db, request.principal, request.params.id);
   });
 }

@@ -4,9 +4,9 @@
 // public API's webhook service does every action, with the user's principal (account-wide, as for a key).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { countHit, enforceWindow } from '../../http/rate-limit.ts';
 import { deliveryLog, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
 import { WebhookEndpointInput, WebhookEndpointPatch } from '../../modules/webhooks/schemas.ts';
+import { countSend } from '../../modules/webhooks/send-window.ts';
 import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, queuePing, resendDelivery, updateEndpoint } from '../../modules/webhooks/service.ts';
 import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
@@ -94,10 +94,7 @@ export const settingsWebhooksPage: DashboardPage = {
 
     web.post('/settings/webhooks/:id/test', guard, async (request, reply) => {
       // The same window as POST /api/v4/webhooks/{id}/test: a few signed pings a minute per endpoint.
-      const endpoint = await ownEndpoint(ctx.db, scopeOf(request), idOf(request));
-      const hit = await countHit(ctx.rateLimits, `webhook-test:${endpoint.id}`, ctx.config.webhookTestLimit, 60);
-      enforceWindow(reply, hit, ctx.config.webhookTestLimit, 60, 'test pings of this endpoint');
-      await queuePing(ctx.db, scopeOf(request), endpoint.id);
+      await queuePing(ctx.db, scopeOf(request), await countSend(ctx, scopeOf(request), idOf(request), reply));
       return reply.redirect('/settings/webhooks?done=tested', 303);
     });
 
@@ -107,7 +104,9 @@ export const settingsWebhooksPage: DashboardPage = {
     });
 
     web.post('/settings/webhooks/:id/deliveries/:delivery/resend', guard, async (request, reply) => {
-      await resendDelivery(ctx.db, scopeOf(request), idOf(request), (request.params as { delivery: string }).delivery);
+      // Counted in the same window as test pings, as POST /api/v4/webhooks/{id}/deliveries/{id}/retry is.
+      const endpointId = await countSend(ctx, scopeOf(request), idOf(request), reply);
+      await resendDelivery(ctx.db, scopeOf(request), endpointId, (request.params as { delivery: string }).delivery);
       return reply.redirect('/settings/webhooks?done=resent', 303);
     });
   },
