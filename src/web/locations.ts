@@ -26,3 +26,9 @@ export const VENDOR_DIRS = [
   dirname(require.resolve('htmx.org/dist/htmx.min.js')),
   dirname(require.resolve('uplot/dist/uPlot.iife.min.js')),
 ];
+
+/**
+ * Added to a page that answers a POST (src/web/assets/forget-post.js): its reload, or a way back to
+ * it, is then a GET of the page, never the form sent again (a second API key, a resubmission prompt).
+ */
+export const FORGET_POST_JS = '/assets/forget-post.js';

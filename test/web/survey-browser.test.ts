@@ -91,6 +91,14 @@ eachDatabase('in a browser on a phone: the e-mail\'s survey link, a missing answ
     await until(async () => receiver.requests.some((r) => verified(secret, r).type === 'guest.unsubscribed'), 15_000, 'guest.unsubscribed');
     const lookup = await t.admin('GET', `/accounts/${tree.accountId}/guests?property_id=${tree.properties[2]}&email=${email}`);
     assert.equal(lookup.json().marketing_consent, 'withdrawn');
+    // Reloading the confirmation, or opening the link again, says so: no button offered a second time.
+    await page.waitForFunction(() => document.readyState === 'complete');
+    await page.reload();
+    await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+    await page.goto(unsubscribeUrl);
+    await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Unsubscribe' }).count(), 0);
+    assert.equal(receiver.requests.filter((r) => verified(secret, r).type === 'guest.unsubscribed').length, 1);
 
     // axe on the pages a guest sees, at the phone's size.
     const publicUrl = `${base}/s/public/${survey.id}?node=${tree.properties[2]}`;

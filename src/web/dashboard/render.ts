@@ -3,6 +3,7 @@
 // translator over the frame's catalog plus the page's own.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Catalog, translator } from '../i18n.ts';
+import { FORGET_POST_JS } from '../locations.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
 import type { Role } from '../../modules/users/schemas.ts';
 import { commonCatalog } from './catalog.ts';
@@ -71,6 +72,7 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
   });
   return reply.header('Cache-Control', 'no-store').view(template, {
     ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: reply.pageCsrfToken(), path,
+    scripts: [...((data.scripts as string[] | undefined) ?? []), ...(request.method === 'POST' ? [FORGET_POST_JS] : [])],
     user: user === null ? null : { email: user.email, role: user.role },
   });
 }

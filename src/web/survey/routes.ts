@@ -13,9 +13,12 @@ import {
   checkUnsubscribeLink, openInvitation, openPublic, type PageOutcome, type SurveyView, submitInvitation, submitPublic, unsubscribeByToken,
 } from '../../modules/invitations/respond.ts';
 import { negotiateLanguage, translator } from '../i18n.ts';
+import { FORGET_POST_JS } from '../locations.ts';
 import { surveyCatalogs } from './catalog.ts';
 
 const SURVEY_CSS = '/assets/survey.css';
+/** A page answering the guest's POST is reloaded (or gone back to) as a GET, never a resubmission prompt. */
+const scriptsFor = (request: FastifyRequest): string[] => (request.method === 'POST' ? [FORGET_POST_JS] : []);
 /**
  * Answers to a public (QR-code) survey one client address may send per window. Generous, since a
  * hotel's guests often share one address (its Wi-Fi); it only stops a script from filling the survey.
@@ -72,11 +75,11 @@ function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Pa
   const lang = pageLanguage(request, outcome.survey, outcome.language);
   const t = translator(surveyCatalogs, lang) as ReturnType<typeof translator<string>>;
   if (outcome.kind === 'thanks') {
-    return reply.view('survey/message.eta', { lang, title: t('thanks.title'), text: t('thanks.body'), styles: [SURVEY_CSS] });
+    return reply.view('survey/message.eta', { lang, title: t('thanks.title'), text: t('thanks.body'), styles: [SURVEY_CSS], scripts: scriptsFor(request) });
   }
   const faulty = outcome.form !== null && outcome.form.faults.size > 0;
   return reply.status(faulty ? 400 : 200).view('survey/form.eta', {
-    lang, title: outcome.survey.name, styles: [SURVEY_CSS], action, t, faulty, pages: questionViews(outcome.survey, lang, outcome.form, t),
+    lang, title: outcome.survey.name, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty, pages: questionViews(outcome.survey, lang, outcome.form, t),
   });
 }
 
@@ -111,13 +114,15 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
     const lang = language && language in surveyCatalogs ? language : negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
     const t = translator(surveyCatalogs, lang);
     return noStore(reply).view(done ? 'survey/message.eta' : 'survey/unsubscribe.eta', {
-      lang, styles: [SURVEY_CSS], title: t(done ? 'unsubscribed.title' : 'unsubscribe.title'), text: t(done ? 'unsubscribed.body' : 'unsubscribe.body'),
+      lang, styles: [SURVEY_CSS], scripts: scriptsFor(request), title: t(done ? 'unsubscribed.title' : 'unsubscribe.title'), text: t(done ? 'unsubscribed.body' : 'unsubscribe.body'),
       button: t('unsubscribe.button'), action: `/u/${encodeURIComponent((request.params as { token: string }).token)}`,
     });
   };
 
-  web.get<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
-    unsubscribePage(request, reply, (await checkUnsubscribeLink(ctx.db, request.params.token)).language, false));
+  web.get<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) => {
+    const link = await checkUnsubscribeLink(ctx.db, request.params.token);
+    return unsubscribePage(request, reply, link.language, link.unsubscribed);
+  });
 
   // The page's button and a mail provider's one-click POST (body List-Unsubscribe=One-Click, RFC 8058) alike.
   web.post<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
