@@ -1,7 +1,7 @@
 // Request validation: bodies are validated strictly (no type coercion, unknown fields rejected, so a
 // client's mistake is reported rather than guessed at); query strings and path params are coerced
 // from text, since that is all they can be, but an integer only from plain decimal digits ("16",
-// never "0x10", "+16", " 16", "16.0" or "016"). No part of a request may carry a NUL character (no
+// never "0x10", "+16", " 16", "16.0" or "016"), and a number likewise ("4.5", never " ", "Infinity" or "1e3"). No part of a request may carry a NUL character (no
 // field has a use for one and PostgreSQL cannot store it in text), a string that is not well-formed
 // Unicode (a lone surrogate such as "\ud800": PostgreSQL refuses it, so one stored on SQLite or in a
 // JSON column breaks later reads) or a number that is not finite (1e309 parses as Infinity): each
@@ -99,21 +99,35 @@ export function findUnstorable(data: unknown): AjvError | null {
 }
 
 const PLAIN_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+/** A decimal number as people write one: "4", "4.5", "-0.25" (no spaces, no "Infinity", no "0x1"). */
+const PLAIN_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
-/** Query and path properties declared as integers: coerced only from plain decimal digits. */
-function integerProperties(schema: unknown): string[] {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  return Object.entries(properties).filter(([, p]) => p.type === 'integer').map(([name]) => name);
+/** How a query or path property declared as a number must be written to be coerced. */
+interface NumberRule {
+  name: string;
+  pattern: RegExp;
+  message: string;
 }
 
-function notPlainInteger(data: unknown, names: string[]): AjvError | null {
+/**
+ * Query and path properties declared as integers or numbers: coerced only from plain decimal
+ * writing (Ajv alone reads " " as 0 and "Infinity" as a number past every maximum).
+ */
+function numberRules(schema: unknown): NumberRule[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, p]): NumberRule[] => {
+    if (p.type === 'integer') return [{ name, pattern: PLAIN_INTEGER, message: 'must be an integer written in plain decimal digits' }];
+    if (p.type === 'number') return [{ name, pattern: PLAIN_NUMBER, message: 'must be a number written in plain decimal digits (such as 4 or 4.5)' }];
+    return [];
+  });
+}
+
+function notPlainNumber(data: unknown, rules: NumberRule[]): AjvError | null {
   if (data === null || typeof data !== 'object') return null;
-  for (const name of names) {
+  for (const { name, pattern, message } of rules) {
     const value = (data as Record<string, unknown>)[name];
     for (const one of Array.isArray(value) ? value : [value]) {
-      if (typeof one === 'string' && !PLAIN_INTEGER.test(one)) {
-        return { instancePath: `/${name}`, keyword: 'type', message: 'must be an integer written in plain decimal digits', params: {} };
-      }
+      if (typeof one === 'string' && !pattern.test(one)) return { instancePath: `/${name}`, keyword: 'type', message, params: {} };
     }
   }
   return null;
@@ -130,9 +144,9 @@ interface ValidateFn {
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
-  const integers = httpPart === 'body' ? [] : integerProperties(schema);
+  const numbers = httpPart === 'body' ? [] : numberRules(schema);
   const checked: ValidateFn = (data) => {
-    const fault = findUnstorable(data) ?? notPlainInteger(data, integers);
+    const fault = findUnstorable(data) ?? notPlainNumber(data, numbers);
     if (fault !== null) {
       checked.errors = [fault];
       return false;
