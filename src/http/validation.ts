@@ -137,6 +137,43 @@ function notPlainNumber(data: unknown, rules: NumberRule[]): AjvError | null {
 const explain = (errors: AjvError[] | null | undefined): AjvError[] | null | undefined =>
   errors?.map((e) => (e.keyword === 'format' && e.params.format === 'date-time' ? { ...e, message: `must be ${INSTANT_RULE}` } : e));
 
+type PropertySchema = { format?: unknown; anyOf?: PropertySchema[]; type?: unknown; items?: PropertySchema };
+
+const isUuidSchema = (p: PropertySchema | undefined): boolean =>
+  p !== undefined && (p.format === 'uuid' || (p.anyOf ?? []).some(isUuidSchema));
+
+/**
+ * Top-level properties that hold a UUID (or a list of them): ids are stored in lower case, and a
+ * UUID's hex digits mean the same in either case (RFC 9562), so an id written in capitals is
+ * lower-cased before validation rather than answered 404 as unknown.
+ */
+function uuidProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, PropertySchema> }).properties ?? {};
+  return Object.entries(properties).filter(([, p]) => isUuidSchema(p) || isUuidSchema(p.items)).map(([name]) => name);
+}
+
+const HAS_CAPITAL = /[A-F]/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Path ids are plain strings (a malformed one is a 404, as any unknown id): each that reads as a UUID. */
+function uuidParams(data: unknown): string[] {
+  if (data === null || typeof data !== 'object') return [];
+  return Object.entries(data as Record<string, unknown>).filter(([, v]) => typeof v === 'string' && UUID.test(v)).map(([name]) => name);
+}
+
+function lowerCaseUuids(data: unknown, names: string[]): void {
+  if (names.length === 0 || data === null || typeof data !== 'object') return;
+  const object = data as Record<string, unknown>;
+  for (const name of names) {
+    const value = object[name];
+    if (typeof value === 'string') {
+      if (HAS_CAPITAL.test(value)) object[name] = value.toLowerCase();
+    } else if (Array.isArray(value)) {
+      object[name] = value.map((one) => (typeof one === 'string' && HAS_CAPITAL.test(one) ? one.toLowerCase() : one));
+    }
+  }
+}
+
 interface ValidateFn {
   (data: unknown): boolean;
   errors?: unknown;
@@ -145,12 +182,14 @@ interface ValidateFn {
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
   const numbers = httpPart === 'body' ? [] : numberRules(schema);
+  const uuids = uuidProperties(schema);
   const checked: ValidateFn = (data) => {
     const fault = findUnstorable(data) ?? notPlainNumber(data, numbers);
     if (fault !== null) {
       checked.errors = [fault];
       return false;
     }
+    lowerCaseUuids(data, httpPart === 'params' ? uuidParams(data) : uuids);
     const valid = validate(data);
     checked.errors = explain(validate.errors as AjvError[] | null | undefined);
     return valid;
