@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { Principal } from './access/principal.ts';
 import type { AppContext } from './context.ts';
 import type { Config } from './config.ts';
-import { AppError, domainError, envelope, registerErrorHandling } from './http/errors.ts';
+import { AppError, domainError, envelope, type FaultPages, registerErrorHandling } from './http/errors.ts';
 import { clientErrorHandler, frameworkError } from './http/edge-errors.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
 import { requestLogger, requestSerializer } from './http/request-log.ts';
@@ -78,9 +78,10 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   app.setValidatorCompiler(validatorCompiler);
   // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.
   app.removeContentTypeParser('text/plain');
+  const faultPages: FaultPages = { render: null };
   registerErrorHandling(app, (path) =>
     // Without a token the operator plane does not exist, so its paths never answer 405.
-    path.startsWith(ADMIN_PREFIX) && ctx.config.adminToken === null ? null : allowedMethods(table, path));
+    path.startsWith(ADMIN_PREFIX) && ctx.config.adminToken === null ? null : allowedMethods(table, path), faultPages);
   // Once shutdown starts, answers still in flight close their connection: a keep-alive socket left
   // open would hold the process up to the keep-alive time-out (72 s) after the last answer.
   let closing = false;
@@ -146,7 +147,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     for (const routes of adminRoutes) routes(admin, context);
   }, { prefix: ADMIN_PREFIX });
 
-  await registerPages(app, context);
+  faultPages.render = await registerPages(app, context);
 
   return app;
 }

@@ -1,7 +1,7 @@
 // The HTTP error type (for the plumbing's own answers: auth, rate limit, shutdown) and the one handler
 // that turns any error, a domain error of a service included, into a status and
 // { "error": "…", "code": "…" } (the codes and their statuses are listed in error-codes.ts).
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind } from '../lib/errors.ts';
 import { ERROR_CODES, defaultCode, type ErrorCode } from './error-codes.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -127,7 +127,21 @@ export function httpErrorOf(thrown: FastifyError | AppError | DomainError, reque
   return new AppError(500, 'internal error', {}, 'internal_error');
 }
 
-export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null): void {
+/**
+ * How a request no route took is answered as a page (404, or 405 with Allow set) when a person's
+ * browser asks outside the JSON APIs; null while the pages are not mounted (src/web/plugin.ts).
+ */
+export interface FaultPages {
+  render: ((request: FastifyRequest, reply: FastifyReply, status: number, message: string) => FastifyReply) | null;
+}
+
+/** The JSON planes: every answer there is the error envelope, whatever the client accepts. */
+const JSON_PLANES = /^\/(?:api|admin)(?:\/|$)/;
+
+const wantsPage = (request: FastifyRequest, path: string): boolean =>
+  !JSON_PLANES.test(path) && /\btext\/html\b/.test(request.headers.accept ?? '');
+
+export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null, pages: FaultPages = { render: null }): void {
   app.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
     const error = httpErrorOf(thrown, request);
     return reply.status(error.status).headers(error.headers).send(envelope(error.message, error.code));
@@ -136,10 +150,16 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const methods = allowed(path) ?? [];
-    if (methods.length === 0) return reply.status(404).send(envelope(`no route ${request.method} ${path}`, 'not_found'));
+    const page = pages.render !== null && wantsPage(request, path) ? pages.render : null;
+    if (methods.length === 0) {
+      const message = `no route ${request.method} ${path}`;
+      return page ? page(request, reply, 404, message) : reply.status(404).send(envelope(message, 'not_found'));
+    }
     const allow = [...methods, 'OPTIONS'].join(', ');
     if (request.method === 'OPTIONS') return reply.status(204).header('Allow', allow).send();
-    return reply.status(405).header('Allow', allow).send(envelope(`method ${request.method} is not allowed on ${path}; allowed: ${allow}`, 'method_not_allowed'));
+    const message = `method ${request.method} is not allowed on ${path}; allowed: ${allow}`;
+    reply.header('Allow', allow);
+    return page ? page(request, reply, 405, message) : reply.status(405).send(envelope(message, 'method_not_allowed'));
   });
 }
 

@@ -8,9 +8,14 @@ const ERROR_TITLES: Record<string, Record<number | 'other', string>> = {
   de: { 400: 'Diese Anfrage ist ungültig', 403: 'Das dürfen Sie nicht', 404: 'Diese Seite gibt es nicht', 503: 'Bitte versuchen Sie es gleich noch einmal', other: 'Etwas ist schiefgegangen' },
 };
 
-/** A fault as a page: its title in the reader's language, and the message when it is the reader's to fix. */
-export function renderError(reply: FastifyReply, status: number, message: string | null, acceptLanguage: string | undefined): FastifyReply {
+/** The data of views/error.eta for a fault: its title in the reader's language, and the message when it is the reader's to fix. */
+export function errorPageData(status: number, message: string | null, acceptLanguage: string | undefined): { lang: string; title: string; message: string | null; status: number } {
   const lang = negotiateLanguage(acceptLanguage, Object.keys(ERROR_TITLES));
   const titles = ERROR_TITLES[lang] ?? ERROR_TITLES.en!;
-  return reply.status(status).view('error.eta', { lang, title: titles[status] ?? titles.other, message, status });
+  return { lang, title: titles[status] ?? titles.other, message, status };
+}
+
+/** A fault as a page (see errorPageData). */
+export function renderError(reply: FastifyReply, status: number, message: string | null, acceptLanguage: string | undefined): FastifyReply {
+  return reply.status(status).view('error.eta', errorPageData(status, message, acceptLanguage));
 }

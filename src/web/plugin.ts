@@ -10,9 +10,9 @@ import escapeHtml from 'escape-html';
 import { Eta } from 'eta';
 import helmet from 'helmet';
 import type { AppContext } from '../context.ts';
-import { httpErrorOf, type AppError } from '../http/errors.ts';
+import { httpErrorOf, type AppError, type FaultPages } from '../http/errors.ts';
 import type { DomainError } from '../lib/errors.ts';
-import { renderError } from './error-page.ts';
+import { errorPageData, renderError } from './error-page.ts';
 import { ASSETS_DIR, VENDOR_DIRS, VIEWS_DIR } from './locations.ts';
 import { type PageRoutes, pageRoutes } from './registry.ts';
 
@@ -52,8 +52,15 @@ function viewEngine(): Eta {
   return eta;
 }
 
-/** Mounts the pages; `routes` defaults to every feature's (src/web/registry.ts). */
-export async function registerPages(app: FastifyInstance, ctx: AppContext, routes: readonly PageRoutes[] = pageRoutes): Promise<void> {
+/**
+ * Answers a request no route took (404, or 405 with its Allow header set) as an HTML page, with the
+ * pages' security headers: for a person's browser outside the JSON APIs (a mistyped dashboard address).
+ */
+type PageFault = NonNullable<FaultPages['render']>;
+
+/** Mounts the pages; `routes` defaults to every feature's (src/web/registry.ts). Answers how to show a fault outside them. */
+export async function registerPages(app: FastifyInstance, ctx: AppContext, routes: readonly PageRoutes[] = pageRoutes): Promise<PageFault> {
+  let pageFault: PageFault | null = null;
   await app.register(async (web) => {
     const https = ctx.config.publicUrl.startsWith('https:');
     await web.register(formbody);
@@ -106,5 +113,12 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
     });
 
     for (const register of routes) await register(web, ctx);
+
+    pageFault = (request, reply, status, message) => {
+      securityHeaders(request.raw, reply.raw, () => {});
+      return reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
+        .send(eta.render('error.eta', errorPageData(status, message, request.headers['accept-language'])));
+    };
   });
+  return pageFault!;
 }

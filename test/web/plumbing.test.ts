@@ -33,6 +33,30 @@ eachDatabase('assets come from the package with security headers; the API keeps 
   assert.equal(form.statusCode, 415);
 });
 
+eachDatabase('a browser at an address no page has gets an HTML page with the pages\' headers; the JSON planes and other clients keep the envelope', async (t) => {
+  const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-language': 'de' };
+  for (const url of ['/settings', '/dashboard?x=<b>', '/review']) {
+    const res = await t.app.inject({ method: 'GET', url, headers: html });
+    assert.equal(res.statusCode, 404, url);
+    assert.match(String(res.headers['content-type']), /^text\/html/, url);
+    assert.match(res.body, /<h1>Diese Seite gibt es nicht<\/h1>/, url);
+    assert.doesNotMatch(res.body, /<b>/, url);
+    assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/, url);
+    assert.equal(res.headers['x-frame-options'], 'DENY', url);
+  }
+  // A form's address opened with GET (the browser's address bar): 405 as a page, Allow kept.
+  const logout = await t.app.inject({ method: 'GET', url: '/logout', headers: html });
+  assert.equal(logout.statusCode, 405);
+  assert.match(String(logout.headers['content-type']), /^text\/html/);
+  assert.match(String(logout.headers.allow), /POST/);
+  // The JSON planes answer the envelope to a browser too; a client that does not ask for HTML gets it everywhere.
+  for (const [url, headers] of [['/api/v4/nope', html], ['/admin/v1/nope', html], ['/settings', {}], ['/settings', { accept: 'application/json' }]] as const) {
+    const res = await t.app.inject({ method: 'GET', url, headers });
+    assert.equal(res.statusCode, 404, url);
+    assert.equal(res.json().code, 'not_found', url);
+  }
+});
+
 test('a page fault is an HTML page in the reader\'s language, its message escaped', async () => {
   const { ctx, close } = await createTestApp(dialects[0]!);
   const app = Fastify();
