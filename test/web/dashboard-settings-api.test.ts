@@ -95,6 +95,32 @@ eachDatabase('an owner bound to a region reaches the keys and nodes of its subtr
   assert.equal((await t.api(otherKey, 'GET', '/whoami')).statusCode, 200);
 });
 
+eachDatabase('webhook endpoints are account-wide: an owner bound to a region neither manages them nor grants webhooks:manage', async (t) => {
+  const tree = await createTree(t);
+  const regional = await createUser(t, tree.accountId, 'owner', tree.regions[0]);
+  const client = await signedIn(t, regional.email);
+  const page = await client.get('/settings/api');
+  assert.ok(page.body.includes('value="reviews:read"'));
+  assert.ok(!page.body.includes('value="webhooks:manage"'), 'the scope is not offered');
+  assert.ok(!page.body.includes('href="/settings/webhooks"'), 'no Webhooks link');
+  const forged = await client.submit('/settings/api', '/settings/api', { node_id: tree.regions[0], scopes: ['reviews:read', 'webhooks:manage'] });
+  assert.equal(forged.statusCode, 400);
+  assert.match(forged.body, /id="scopes-fault">scopes has webhooks:manage, which you may not grant/);
+  const webhooks = await client.get('/settings/webhooks');
+  assert.equal(webhooks.statusCode, 403);
+  assert.match(webhooks.body, /only an owner of the whole account manages them/);
+  const created = await client.submit('/settings/api', '/settings/webhooks', { name: 'Mine', url: 'https://hooks.example.com/x', events: ['review.received'] });
+  assert.equal(created.statusCode, 403);
+  assert.equal((await t.api(await createKey(t, tree.accountId, tree.root, ['webhooks:manage']), 'GET', '/webhooks')).json().data.length, 0);
+
+  // The owner of the whole account has both.
+  const root = await signedIn(t, (await createUser(t, tree.accountId, 'owner')).email);
+  const rootPage = await root.get('/settings/api');
+  assert.ok(rootPage.body.includes('value="webhooks:manage"'));
+  assert.ok(rootPage.body.includes('href="/settings/webhooks"'));
+  assert.equal((await root.get('/settings/webhooks')).statusCode, 200);
+});
+
 eachDatabase('viewers and managers get 403 on Settings and no Settings link', async (t) => {
   const tree = await createTree(t);
   for (const role of ['viewer', 'manager'] as const) {

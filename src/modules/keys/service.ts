@@ -61,6 +61,9 @@ export async function listKeys(db: Kysely<DB>, principal: Principal): Promise<Li
 /** Creates a key bound to a node of the principal's subtree (400 naming node_id otherwise). */
 export async function createKeyWithin(db: Kysely<DB>, principal: Principal, input: KeyInput): Promise<CreatedKey> {
   if (!principal.inSubtree(input.node_id)) throw invalid(NOT_WITHIN_REACH);
+  // A user grants only what they may do themselves (a node-bound owner: not webhooks:manage).
+  const beyond = input.scopes.filter((s) => (SCOPES as readonly string[]).includes(s) && !principal.scopes.includes(s));
+  if (beyond.length > 0) throw invalid(`scopes has ${beyond.join(', ')}, which you may not grant: it reaches beyond your part of the account`);
   return createKey(db, principal.accountId, input);
 }
 

@@ -73,6 +73,7 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
   return reply.header('Cache-Control', 'no-store').view(template, {
     ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: reply.pageCsrfToken(), path,
     scripts: [...((data.scripts as string[] | undefined) ?? []), ...(request.method === 'POST' ? [FORGET_POST_JS] : [])],
-    user: user === null ? null : { email: user.email, role: user.role },
+    // webhooks: whether Settings → Webhooks is the user's (owners of the whole account).
+    user: user === null ? null : { email: user.email, role: user.role, webhooks: user.principal.scopes.includes('webhooks:manage') },
   });
 }

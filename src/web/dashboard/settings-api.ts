@@ -38,7 +38,8 @@ export const settingsApiPage: DashboardPage = {
       const t = pageTranslator(languageOf(request), settingsCatalog);
       const [nodes, keys] = await Promise.all([listVisibleNodes(ctx.db, principal), listKeys(ctx.db, principal)]);
       return renderPage(request, reply, 'dashboard/settings-api.eta', {
-        title: t('api.title'), section: 'api', nodes, keys, scopes: SCOPES,
+        // The scopes the user may grant: all of them, but webhooks:manage for an owner bound below the root.
+        title: t('api.title'), section: 'api', nodes, keys, scopes: SCOPES.filter((s) => principal.scopes.includes(s)),
         form: shown.form ?? { name: '', node_id: principal.nodeId, scopes: [] },
         fault: shown.fault ?? null, newKey: shown.newKey ?? null, notice: shown.notice ?? null,
       }, settingsCatalog);

@@ -4,6 +4,7 @@
 // public API's webhook service does every action, with the user's principal (account-wide, as for a key).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
 import { deliveryLog, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
 import { WebhookEndpointInput, WebhookEndpointPatch } from '../../modules/webhooks/schemas.ts';
 import { countSend } from '../../modules/webhooks/send-window.ts';
@@ -28,7 +29,17 @@ const idOf = (request: FastifyRequest): string => (request.params as { id: strin
 
 export const settingsWebhooksPage: DashboardPage = {
   routes(web, ctx: AppContext) {
-    const guard = { preHandler: requireUser('owner') };
+    // Owners of the whole account only: endpoints receive every event of the account (sessions.ts).
+    const owner = requireUser('owner');
+    const guard = {
+      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+        await owner.call(web, request, reply);
+        if (reply.sent || request.signedIn === null) return;
+        if (!scopeOf(request).scopes.includes('webhooks:manage')) {
+          throw new AppError(403, 'webhook endpoints receive the events of the whole account: only an owner of the whole account manages them');
+        }
+      },
+    };
     const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
     const noticeOf = (request: FastifyRequest): string | null => {
       const done = (request.query as { done?: unknown }).done;
