@@ -16,7 +16,10 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
   for (let i = 0; i < 6; i++) {
     await createReview(t, tree.accountId, tree.properties[0], { text: 'The room was dirty.', rating: 2, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
     await createReview(t, tree.accountId, tree.properties[2], { text: 'The pool was wonderful.', rating: 5, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
+    await createReview(t, tree.accountId, tree.properties[2], { text: 'The breakfast was awful.', rating: 1, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
   }
+  const operators = await t.admin('POST', `/accounts/${tree.accountId}/recommendations`, { title: 'Answer every review within a day', body: 'For the whole group.', priority: 'high' });
+  assert.equal(operators.statusCode, 201, operators.body);
   const extractor = createExtractor();
   while ((await extractDueBatch({ db: t.ctx.db, extractor, log: { warn: () => {} } })) > 0) { /* read every review */ }
   await refreshRecommendations(t.ctx.db, tree.accountId, new Date());
@@ -29,6 +32,13 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
   assert.match(row, /class="heat-4">100 % negative, 0 % positive \(6\)/);
   assert.ok(!page.body.includes('Beach Resort'), 'a property outside the reach is not shown');
   assert.match(page.body, /Cleanliness at Harbour Hotel/);
+  // Recommendations about a hotel outside the reach quote its reviews: not shown; the operator's are.
+  assert.match(page.body, /Answer every review within a day/);
+  assert.doesNotMatch(page.body, /at Beach Resort/);
+  assert.doesNotMatch(page.body, /breakfast was awful/);
+  const whole = await (await signedIn(t, (await createUser(t, tree.accountId, 'viewer')).email)).get('/insights');
+  assert.match(whole.body, /at Beach Resort/);
+  assert.match(whole.body, /Answer every review within a day/);
 
   const topics = (await t.ctx.db.selectFrom('topics').select(['id', 'name']).where('account_id', 'is', null).execute());
   const cleanliness = topics.find((x) => x.name === 'Cleanliness')!.id;

@@ -15,6 +15,16 @@ export async function listRecommendationPage(db: Kysely<DB>, accountId: string, 
 }
 
 /**
+ * The newest recommendations a node-bound reader may see (the dashboard): the operator's own, which
+ * are about no node, and the generated ones about a node of `nodes` (they quote its reviews).
+ */
+export async function latestRecommendationsOf(db: Kysely<DB>, accountId: string, nodes: readonly string[], limit: number): Promise<RecommendationRow[]> {
+  return db.selectFrom('recommendations').selectAll().where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('node_id', 'is', null), eb('node_id', 'in', nodes)]))
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/**
  * One page of mentions from reviews in the subtree, newest first on (created_at, id). is_hidden is
  * read from the review at query time (a correlated lookup per returned row, not a join, so the
  * keyset columns stay unambiguous), so hiding a review hides its mentions at once.

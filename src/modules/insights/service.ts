@@ -39,6 +39,15 @@ export async function listRecommendations(db: Kysely<DB>, principal: Principal, 
   return toPage(rows, limit, byCreatedAt, toRecommendation);
 }
 
+/**
+ * The newest recommendations for a person of the dashboard: the account's, and for someone bound
+ * below the root only those about their part of it (a generated one quotes a hotel's reviews).
+ */
+export async function recommendationsInReach(db: Kysely<DB>, principal: Principal, limit: number): Promise<Recommendation[]> {
+  if (principal.isAccountRoot) return (await listRecommendations(db, principal, null, limit)).data;
+  return (await repo.latestRecommendationsOf(db, principal.accountId, principal.subtree, limit)).map(toRecommendation);
+}
+
 export async function listMentions(
   db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number, query: MentionListQuery = {},
 ): Promise<PageOf<Mention>> {

@@ -1,9 +1,9 @@
 // /insights: the heat map of topics by property (negative and positive shares of the last 90 days),
 // each topic's trend against the 90 days before, a topic's latest mentions with their review
-// (?topic=<id>), and the account's recommendations, all within the user's reach.
+// (?topic=<id>), and the recommendations, all within the user's reach (recommendationsInReach).
 import type { AppContext } from '../../context.ts';
 import { insightsOverview, topicMentions } from '../../modules/insights/overview.ts';
-import { listRecommendations } from '../../modules/insights/service.ts';
+import { recommendationsInReach } from '../../modules/insights/service.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { insightsCatalog } from './insights-catalog.ts';
 import type { DashboardPage } from './plugin.ts';
@@ -20,12 +20,12 @@ export const insightsPage: DashboardPage = {
       const [overview, properties, recommendations, chosen] = await Promise.all([
         insightsOverview(ctx.db, principal, new Date()),
         listVisibleProperties(ctx.db, principal, ctx.propertyNames),
-        listRecommendations(ctx.db, principal, null, 20),
+        recommendationsInReach(ctx.db, principal, 20),
         typeof topicId === 'string' && topicId !== '' ? topicMentions(ctx.db, principal, topicId) : Promise.resolve(null),
       ]);
       const names = new Map(properties.map((p) => [p.id, p.name]));
       return renderPage(request, reply, 'dashboard/insights.eta', {
-        title: t('insights.title'), overview, properties, names, recommendations: recommendations.data, chosen,
+        title: t('insights.title'), overview, properties, names, recommendations, chosen,
       }, insightsCatalog);
     });
   },
