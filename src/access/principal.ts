@@ -15,6 +15,12 @@ export interface Principal {
   /** The account's node count, when the subtree page shape needs it (subtrees of 2 to 64 nodes). */
   accountNodes?: number;
   inSubtree(nodeId: string): boolean;
+  /**
+   * A dashboard user's only (never a key's): the nodes above theirs, root first. Their surveys are
+   * the user's to read too (a group's survey is answered at its hotels), though only for the
+   * responses of the user's subtree; the public API keeps its rule, the owner node in the subtree.
+   */
+  ancestors?: readonly string[];
 }
 
 const scopes = new WeakMap<Principal, SubtreeScope>();

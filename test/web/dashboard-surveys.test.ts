@@ -81,3 +81,28 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
   assert.equal(stopped.statusCode, 303);
   assert.match((await manager.get(page)).body, /<dt>Not sent<\/dt><dd>2<\/dd>/);
 });
+
+eachDatabase('surveys: a hotel\'s manager reads the group\'s survey with the hotel\'s responses only, and starts invitations for the hotel', async (t) => {
+  const tree = await createTree(t);
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Group post-stay', node_id: tree.root, definition: DEFINITION, status: 'published' })).json();
+  for (const [node, score, text] of [[tree.properties[0], 10, 'Harbour was lovely'], [tree.properties[2], 2, 'Beach was loud']] as const) {
+    const r = await t.admin('POST', `/surveys/${survey.id}/responses`, { channel: 'email', status: 'completed', node_id: node,
+      answers: [{ question_id: 'nps', question_path: 'p1/nps', question_type: 'nps', value: score, numeric_value: score }, { question_id: 'c', question_path: 'p1/c', question_type: 'text', value: text }] });
+    assert.equal(r.statusCode, 201, r.body);
+  }
+  const manager = await signedIn(t, (await createUser(t, tree.accountId, 'manager', tree.properties[0])).email);
+  // The survey is the group's; its figures are the hotel's: one response, a promoter.
+  assert.match((await manager.get('/surveys')).body, /Group post-stay<\/a><\/th><td>1<\/td><td>1<\/td><td>100<\/td>/);
+  const page = `/surveys?survey=${survey.id}`;
+  const detail = await manager.get(page);
+  assert.equal(detail.statusCode, 200);
+  assert.match(detail.body, /Harbour was lovely/);
+  assert.doesNotMatch(detail.body, /Beach was loud/);
+  const made = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
+  assert.equal(made.statusCode, 303);
+  assert.equal((await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data[0].node_id, tree.properties[0]);
+  // The public API keeps its rule: a key bound to the hotel lists surveys owned within its subtree only.
+  const key = (await t.admin('POST', `/accounts/${tree.accountId}/api-keys`, { node_id: tree.properties[0], scopes: ['surveys:read'] })).json().key;
+  assert.deepEqual((await t.api(key, 'GET', '/surveys')).json().data, []);
+  assert.equal((await t.api(key, 'GET', `/surveys/${survey.id}`)).statusCode, 404);
+});

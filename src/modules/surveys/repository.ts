@@ -19,6 +19,12 @@ export async function listPublishedSurveyPage(db: Kysely<DB>, scope: SubtreeScop
     whereNodeFilter(db.selectFrom('surveys').select(SURVEY_COLUMNS).where('status', '=', 'published'), filter), 'desc', 'surveys');
 }
 
+/** The published surveys owned by `nodes` (the nodes above a dashboard user's), newest first. */
+export async function publishedSurveysOf(db: Kysely<DB>, accountId: string, nodes: readonly string[]): Promise<SurveyListRow[]> {
+  return db.selectFrom('surveys').select(SURVEY_COLUMNS).where('account_id', '=', accountId).where('status', '=', 'published')
+    .where('node_id', 'in', nodes).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
 /** The filters of a response list (already checked); `sync` switches to the oldest-change-first order. */
 export interface ResponseFilters {
   status?: string;

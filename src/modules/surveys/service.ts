@@ -54,10 +54,14 @@ export async function listSurveys(db: Kysely<DB>, principal: Principal, after: K
   return toPage(rows, limit, (r) => ({ time: r.created_at, id: r.id }), toSurvey);
 }
 
-/** A published survey of the key's account whose owner node is in the key's subtree, or 404. */
+/**
+ * A published survey of the key's account whose owner node is in the key's subtree (or, for a
+ * dashboard user, above their node: Principal.ancestors), or 404.
+ */
 async function visibleSurvey(db: Kysely<DB>, principal: Principal, id: string): Promise<SurveyRow> {
   const row = await lookup(id, (uuid) => repo.findSurvey(db, uuid));
-  if (!row || row.account_id !== principal.accountId || row.status !== 'published' || !principal.inSubtree(row.node_id)) {
+  if (!row || row.account_id !== principal.accountId || row.status !== 'published'
+    || !(principal.inSubtree(row.node_id) || (principal.ancestors?.includes(row.node_id) ?? false))) {
     throw notFound('survey');
   }
   return row;
@@ -243,7 +247,10 @@ export interface SurveySummary extends Survey {
 
 /** The published surveys the principal sees, with their responses in its subtree and their NPS. */
 export async function surveySummaries(db: Kysely<DB>, principal: Principal, limit = 50): Promise<SurveySummary[]> {
-  const surveys = (await listSurveys(db, principal, null, limit)).data;
+  const own = (await listSurveys(db, principal, null, limit)).data;
+  // A dashboard user's: the surveys of the nodes above too, newest first with the others.
+  const above = principal.ancestors?.length ? (await repo.publishedSurveysOf(db, principal.accountId, principal.ancestors)).map(toSurvey) : [];
+  const surveys = [...own, ...above].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)).slice(0, limit);
   const figures = new Map((await repo.surveyFigures(db, surveys.map((s) => s.id), principal.subtree)).map((f) => [f.survey_id, f]));
   return surveys.map((s) => {
     const f = figures.get(s.id);

@@ -100,7 +100,12 @@ export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: s
     principal = await principalFor(db, { ...row, id: `user:${row.user_id}`, scopes: [...ROLE_SCOPES[role]] });
     // Webhook endpoints are account-wide (every event of the account reaches them): an owner bound
     // to a node below the root, who sees that subtree only, does not manage them nor grant the scope.
-    if (!principal.isAccountRoot) principal = { ...principal, scopes: principal.scopes.filter((s) => s !== 'webhooks:manage') };
+    if (!principal.isAccountRoot) {
+      principal = {
+        ...principal, scopes: principal.scopes.filter((s) => s !== 'webhooks:manage'),
+        ancestors: row.node_path.split('/').filter(Boolean).slice(0, -1),
+      };
+    }
     reach?.set(reachKey, principal);
   }
   return { userId: row.user_id, email: row.email, role, language: row.language, principal, sessionHash: idHash };
