@@ -29,3 +29,31 @@ eachDatabase('analytics: over time, distribution, responses and the comparison, 
   assert.match(page.body, /<script src="\/assets\/uPlot.iife.min.js" defer><\/script>/);
   assert.equal((await client.get('/assets/score-chart.js')).statusCode, 200);
 });
+
+eachDatabase('analytics for one property: its score over time, distribution and responses; any id outside the reach is 404', async (t) => {
+  const tree = await createTree(t);
+  const day = new Date(Date.now() - 86_400_000).toISOString();
+  await createReview(t, tree.accountId, tree.properties[0], { rating: 5, platform: 'google', reviewed_at: day, owner_reply: 'Thanks', replied_at: day });
+  await createReview(t, tree.accountId, tree.properties[1], { rating: 2, platform: 'booking', reviewed_at: day });
+  await createReview(t, tree.accountId, tree.properties[2], { rating: 1, platform: 'google', reviewed_at: day });
+  const client = await signedIn(t, (await createUser(t, tree.accountId, 'viewer', tree.regions[0])).email);
+  const all = (await client.get('/analytics')).body;
+  assert.match(all, /<label for="property">Show for<\/label>/);
+  assert.match(all, /<option value="">All properties<\/option>/);
+  assert.ok(!all.includes('Beach Resort'), 'a property out of reach is not offered');
+  assert.match(all, /<th scope="col">booking<\/th>/);
+
+  const one = await client.get(`/analytics?property=${tree.properties[0]}`);
+  assert.equal(one.statusCode, 200);
+  assert.match(one.body, /<h2 id="over-time">Score over time by platform at Harbour Hotel \(last 12 months\)<\/h2>/);
+  assert.match(one.body, new RegExp(`<option value="${tree.properties[0]}" selected>Harbour Hotel</option>`));
+  assert.doesNotMatch(one.body, /<th scope="col">booking<\/th>/, 'Lake Lodge\'s platform is not in Harbour Hotel\'s chart');
+  assert.match(one.body, /<th scope="row">2 ★<\/th><td><meter[^>]*value="0"/);
+  assert.match(one.body, /<dd>100 %<\/dd>/, 'its one review answered');
+  // The comparison still shows every property of the reach.
+  assert.match(one.body, /<th scope="row">Lake Lodge<\/th>/);
+
+  for (const id of [tree.properties[2], tree.regions[0], '00000000-0000-4000-8000-000000000000', 'nope']) {
+    assert.equal((await client.get(`/analytics?property=${id}`)).statusCode, 404, id);
+  }
+});

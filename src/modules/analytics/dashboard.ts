@@ -23,12 +23,18 @@ export interface AnalyticsView {
   properties: Array<{ node_id: string; reviews: number; score: number | null; responseRate: number | null }>;
 }
 
-export async function analyticsView(db: Kysely<DB>, principal: Principal, propertyIds: readonly string[], now: Date): Promise<AnalyticsView> {
+/**
+ * The page's figures for the user's reach, or for one property of it (`property`, already checked to
+ * be one of `propertyIds`): then the score over time, the distribution and the responses are that
+ * property's, and the comparison still shows every property.
+ */
+export async function analyticsView(db: Kysely<DB>, principal: Principal, propertyIds: readonly string[], now: Date, property: string | null = null): Promise<AnalyticsView> {
   const yearAgo = new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth() + 1, 1)).toISOString();
   const recentFrom = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (RECENT_MONTHS - 1), 1)).toISOString();
+  const nodes = property === null ? principal.subtree : [property];
   const [monthly, recent, byNode] = await Promise.all([
-    monthlyScores(db, principal.subtree, yearAgo),
-    recentMonths(db, principal.subtree, recentFrom),
+    monthlyScores(db, nodes, yearAgo),
+    recentMonths(db, nodes, recentFrom),
     sumStatsByNode(db, propertyIds),
   ]);
   const months = [...new Set(monthly.map((m) => m.month))].sort();

@@ -16,6 +16,10 @@ const en = {
   'analytics.property': 'Property',
   'analytics.score': 'Score (of 5)',
   'analytics.none': '–',
+  'analytics.showFor': 'Show for',
+  'analytics.allProperties': 'All properties',
+  'analytics.show': 'Show',
+  'analytics.overTimeOf': 'Score over time by platform at {property} (last 12 months)',
 };
 
 export const analyticsCatalog: PageCatalogs<keyof typeof en> = {
@@ -34,5 +38,9 @@ export const analyticsCatalog: PageCatalogs<keyof typeof en> = {
     'analytics.compare': 'Hotels im Vergleich',
     'analytics.property': 'Hotel',
     'analytics.score': 'Bewertung (von 5)',
+    'analytics.showFor': 'Anzeigen für',
+    'analytics.allProperties': 'Alle Hotels',
+    'analytics.show': 'Anzeigen',
+    'analytics.overTimeOf': 'Bewertung im Zeitverlauf je Plattform in {property} (letzte 12 Monate)',
   },
 };

@@ -1,6 +1,8 @@
 // /analytics: score over time per platform (a uPlot chart over an accessible table), the rating
-// distribution, response rate and time, and the properties compared, within the user's reach.
+// distribution, response rate and time, and the properties compared, within the user's reach, or
+// for one of its properties (?property=<id>).
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
 import { analyticsView } from '../../modules/analytics/dashboard.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { analyticsCatalog } from './analytics-catalog.ts';
@@ -15,9 +17,13 @@ export const analyticsPage: DashboardPage = {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), analyticsCatalog);
       const properties = await listVisibleProperties(ctx.db, principal, ctx.propertyNames);
-      const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date());
+      // ?property=<id>: one property of the reach (a form's select; "" is all of them); any other id is not found.
+      const asked = (request.query as { property?: unknown }).property;
+      const chosen = typeof asked === 'string' && asked !== '' ? properties.find((p) => p.id === asked.toLowerCase()) ?? null : null;
+      if (typeof asked === 'string' && asked !== '' && chosen === null) throw new AppError(404, 'no such property in your reach');
+      const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date(), chosen?.id ?? null);
       return renderPage(request, reply, 'dashboard/analytics.eta', {
-        title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])),
+        title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])), properties, chosen,
         chart: JSON.stringify({ months: view.months, series: view.series }),
         styles: ['/assets/uPlot.min.css'], scripts: ['/assets/uPlot.iife.min.js', '/assets/score-chart.js'],
       }, analyticsCatalog);
