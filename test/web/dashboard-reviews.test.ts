@@ -36,7 +36,11 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
     _csrf: csrf, [`reply-${second.id}`]: 'not this one', [`reply-${mine.id}`]: 'Thank you, see you soon!', back: '/reviews?replied=no',
   });
   assert.equal(sent.statusCode, 303);
-  assert.equal(sent.headers.location, `/reviews?replied=no#review-${mine.id}`);
+  assert.equal(sent.headers.location, `/reviews?replied=no&sent=1#review-${mine.id}`);
+  // Back on the inbox, the reply is confirmed at the top (the "not replied" filter now leaves the review out).
+  const after = await client.get('/reviews?replied=no&sent=1');
+  assert.match(after.body, /<p class="notice" role="status">Your reply was sent\.<\/p>/);
+  assert.doesNotMatch((await client.get('/reviews?replied=no')).body, /Your reply was sent/);
   const key = await createKey(t, tree.accountId, tree.root);
   assert.equal((await t.api(key, 'GET', `/reviews/${mine.id}`)).json().owner_reply, 'Thank you, see you soon!');
   assert.equal((await t.api(key, 'GET', `/reviews/${second.id}`)).json().owner_reply, null);
@@ -79,4 +83,22 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday"><span class="field-fault" id="from-fault">from must be a date \(YYYY-MM-DD\)<\/span>/, 'the fault stands next to its field');
   const german = await client.get('/reviews', { 'accept-language': 'de' });
   assert.match(german.body, /<h1>Bewertungen<\/h1>/);
+});
+
+eachDatabase('answering a review on the second page comes back to that page, not the first', async (t) => {
+  const tree = await createTree(t);
+  for (let i = 0; i < 27; i++) await createReview(t, tree.accountId, tree.properties[0], { text: `Review ${i}`, rating: 2 });
+  const client = await signedIn(t, (await createUser(t, tree.accountId, 'manager')).email);
+  const first = await client.get('/reviews?rating_max=2');
+  const older = /<a href="([^"]+)">Older reviews<\/a>/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
+  assert.ok(older, 'a link to the second page');
+  const second = await client.get(older);
+  const [review] = articles(second.body);
+  assert.ok(review && !articles(first.body).includes(review));
+  const back = /name="back" value="([^"]+)"/.exec(second.body)?.[1]?.replaceAll('&amp;', '&');
+  assert.equal(back, older, 'the page\'s forms come back to this page, cursor and filters kept');
+  const sent = await client.post(`/reviews/${review}/reply`, { _csrf: csrfOf(second.body), [`reply-${review}`]: 'Thank you', back: back! });
+  assert.equal(sent.statusCode, 303);
+  assert.equal(sent.headers.location, `${older}&sent=1#review-${review}`);
+  assert.ok(articles((await client.get(String(sent.headers.location).split('#')[0]!)).body).includes(review));
 });

@@ -95,6 +95,9 @@ export const reviewsPage: DashboardPage = {
       }
       const { names, options } = made(properties);
       const here = inboxUrl(form);
+      // Where the page's forms come back to: this very page, its cursor included (page 2 stays page 2).
+      const cursorParam = typeof raw.cursor === 'string' && raw.cursor !== '' ? `cursor=${encodeURIComponent(raw.cursor)}` : null;
+      const back = cursorParam === null ? here : `${here}${here.includes('?') ? '&' : '?'}${cursorParam}`;
       // A page has a few distinct ratings: each label is made once.
       const ratingLabels = new Map<number | null, string>();
       const ratingLabel = (rating: number | null): string => {
@@ -106,7 +109,9 @@ export const reviewsPage: DashboardPage = {
         return label;
       };
       return renderPage(request, reply, 'dashboard/reviews.eta', {
-        title: t('reviews.title'), form, propertyOptions: form.node_id === '' ? options : web.view('dashboard/property-options.eta', { properties, selected: form.node_id }), platforms: PLATFORMS, page, names, here, ratingLabel,
+        title: t('reviews.title'), form, propertyOptions: form.node_id === '' ? options : web.view('dashboard/property-options.eta', { properties, selected: form.node_id }), platforms: PLATFORMS, page, names, back, ratingLabel,
+        // After a reply (?sent=1): said at the top, since a filter such as "not replied" may now leave the review out.
+        notice: raw.sent === '1' && fault === null ? t('reviews.sent') : null,
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault,
@@ -129,7 +134,7 @@ export const reviewsPage: DashboardPage = {
         request.query = Object.fromEntries(new URLSearchParams(back.split('?')[1] ?? ''));
         return show(request, reply.status(fault.status), { reviewId: id, fault: { ...fault, message: fault.message.replace(/^body\.text/, 'reply') } });
       }
-      return reply.redirect(`${back}#review-${id}`, 303);
+      return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}sent=1#review-${id}`, 303);
     });
 
     web.post('/reviews/:id/hidden', { preHandler: requireUser('manager') }, async (request, reply) => {
