@@ -53,7 +53,7 @@ eachDatabase('a bad key form is shown again with the fault next to its field', a
   const client = await signedIn(t, owner.email);
   const noScope = await client.submit('/settings/api', '/settings/api', { name: 'kept', node_id: tree.root });
   assert.equal(noScope.statusCode, 400);
-  assert.match(noScope.body, /id="scopes-fault">body\.scopes must NOT have fewer than 1 items</);
+  assert.match(noScope.body, /id="scopes-fault">Please choose at least one\.</);
   assert.match(noScope.body, /value="kept"/);
   const other = await createTree(t);
   const foreign = await client.submit('/settings/api', '/settings/api', { node_id: other.root, scopes: ['reviews:read'] });
@@ -61,9 +61,13 @@ eachDatabase('a bad key form is shown again with the fault next to its field', a
   assert.match(foreign.body, /id="node_id-fault">node_id must be/);
   const long = await client.submit('/settings/api', '/settings/api', { name: 'x'.repeat(201), node_id: tree.root, scopes: ['reviews:read'] });
   assert.equal(long.statusCode, 400);
-  assert.match(long.body, /id="name-fault">body\.name must NOT have more than 200 characters</);
+  assert.match(long.body, /id="name-fault">At most 200 characters, please\.</);
   const forged = await client.submit('/settings/api', '/settings/api', { node_id: 'not-a-node', scopes: ['reviews:read', 'root:all'] });
   assert.equal(forged.statusCode, 400);
+  // In the page's language.
+  assert.equal((await client.submit('/account', '/account/language', { language: 'de' })).statusCode, 303);
+  const german = await client.submit('/settings/api', '/settings/api', { name: 'x'.repeat(201), node_id: tree.root });
+  assert.match(german.body, /id="scopes-fault">Bitte wählen Sie mindestens eines aus\.</);
 });
 
 eachDatabase('an owner bound to a region reaches the keys and nodes of its subtree only', async (t) => {

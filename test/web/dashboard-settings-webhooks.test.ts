@@ -76,10 +76,10 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
   const client = await signedIn(t, owner.email);
   const bad = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'ftp://example.com/x', events: ['review.received'] });
   assert.equal(bad.statusCode, 400);
-  assert.match(bad.body, /id="url-fault">body\.url must be an absolute http or https URL</);
+  assert.match(bad.body, /id="url-fault">Please enter a web address starting with https:\/\/ \(or http:\/\/\)\.</);
   const noEvents = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'https://hooks.example.com/x' });
   assert.equal(noEvents.statusCode, 400);
-  assert.match(noEvents.body, /id="events-fault">body\.events/);
+  assert.match(noEvents.body, /id="events-fault">Please choose at least one\./);
   assert.match(noEvents.body, /value="https:\/\/hooks\.example\.com\/x"/);
 
   const created = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'https://hooks.example.com/x', events: ['review.received'] });

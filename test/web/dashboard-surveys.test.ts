@@ -50,7 +50,7 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
   const bad = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '-3', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
   assert.equal(bad.statusCode, 400);
   assert.match(bad.body, /aria-invalid="true" aria-describedby="delay_hours-fault"/);
-  assert.match(bad.body, /<span class="field-fault" id="delay_hours-fault">body\.delay_hours must be &gt;= 0<\/span>/);
+  assert.match(bad.body, /<span class="field-fault" id="delay_hours-fault">Please enter 0 or more\.<\/span>/);
   assert.match(bad.body, /value="-3"/);
   const outside = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[2], delay_hours: '2', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
   assert.equal(outside.statusCode, 400);

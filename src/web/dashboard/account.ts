@@ -29,7 +29,7 @@ export const accountPage: DashboardPage = {
         await setLanguage(ctx.db, userOf(request).userId, language === '' ? null : language);
         ctx.sessions.clear();
       } catch (error) {
-        const fault = formFault(error, ['language']);
+        const fault = formFault(error, ['language'], languageOf(request));
         return show(request, reply.status(fault.status), { fault: fault.message });
       }
       return reply.redirect('/account?saved=1', 303);

@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import { describeValidation } from '../../http/errors.ts';
 import { validatorCompiler } from '../../http/validation.ts';
 import { DomainError, invalid } from '../../lib/errors.ts';
+import { faultWords } from './fault-words.ts';
 
 const sentValue = (request: FastifyRequest, name: string): unknown => {
   const body = request.body;
@@ -34,11 +35,15 @@ export interface FormFault {
   status: number;
 }
 
-/** A domain error of a service as a form fault; anything else is thrown on (a fault page). */
-export function formFault(error: unknown, fields: readonly string[]): FormFault {
+/**
+ * A domain error of a service as a form fault, its message in the page's language where it is a
+ * rule a person can be told plainly (fault-words.ts); anything else is thrown on (a fault page).
+ */
+export function formFault(error: unknown, fields: readonly string[], language: string): FormFault {
   if (!(error instanceof DomainError) || error.kind === 'not-found' || error.kind === 'unauthenticated') throw error;
-  const named = /^(?:body\.)?([a-z_]+)/.exec(error.message)?.[1] ?? null;
-  return { field: named !== null && fields.includes(named) ? named : null, message: error.message, status: error.kind === 'conflict' ? 409 : error.kind === 'unprocessable' ? 422 : 400 };
+  const named = /^(?:body\.|querystring\.)?([a-z_]+)/.exec(error.message)?.[1] ?? null;
+  const field = named !== null && fields.includes(named) ? named : null;
+  return { field, message: faultWords(error.message, language), status: error.kind === 'conflict' ? 409 : error.kind === 'unprocessable' ? 422 : 400 };
 }
 
 /**

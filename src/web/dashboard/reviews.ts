@@ -90,7 +90,7 @@ export const reviewsPage: DashboardPage = {
         const cursor = typeof raw.cursor === 'string' ? raw.cursor : undefined;
         page = cursors.sealPage(binding, await listReviews(ctx.db, principal, cursors.open(binding, cursor), PAGE_SIZE, query));
       } catch (error) {
-        filterFault = formFault(error, FILTER_FIELDS as string[]);
+        filterFault = formFault(error, FILTER_FIELDS as string[], languageOf(request));
         reply.status(filterFault.status);
       }
       const { names, options } = made(properties);
@@ -130,9 +130,9 @@ export const reviewsPage: DashboardPage = {
         const input = checkBody<{ text: string }>(ReplyInput, { text: text.trim() });
         await replyToReview(ctx.db, id, input.text);
       } catch (error) {
-        const fault = formFault(error, ['text']);
+        const fault = formFault(error, ['text'], languageOf(request));
         request.query = Object.fromEntries(new URLSearchParams(back.split('?')[1] ?? ''));
-        return show(request, reply.status(fault.status), { reviewId: id, fault: { ...fault, message: fault.message.replace(/^body\.text/, 'reply') } });
+        return show(request, reply.status(fault.status), { reviewId: id, fault: { ...fault, message: fault.message.replace(/^text\b/, 'reply') } });
       }
       return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}sent=1#review-${id}`, 303);
     });

@@ -57,7 +57,7 @@ export const settingsApiPage: DashboardPage = {
         const created = await createKeyWithin(ctx.db, scopeOf(request), input);
         return show(request, reply.status(201), { newKey: created.key });
       } catch (error) {
-        const fault = formFault(error, FIELDS);
+        const fault = formFault(error, FIELDS, languageOf(request));
         return show(request, reply.status(fault.status), { form, fault });
       }
     });

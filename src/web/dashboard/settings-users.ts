@@ -48,7 +48,7 @@ export const settingsUsersPage: DashboardPage = {
           email: form.email, password: field(request, 'password'), role: form.role as 'viewer', node_id: form.node_id === '' ? null : form.node_id,
         });
       } catch (error) {
-        const fault = formFault(error, FIELDS);
+        const fault = formFault(error, FIELDS, languageOf(request));
         return show(request, reply.status(fault.status), { form, fault });
       }
       return reply.redirect('/settings/users?done=created', 303);

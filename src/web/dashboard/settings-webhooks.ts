@@ -79,7 +79,7 @@ export const settingsWebhooksPage: DashboardPage = {
         const created = await createEndpoint(ctx.db, settings, scopeOf(request), input);
         return showList(request, reply.status(201), { secret: created.secret });
       } catch (error) {
-        const fault = formFault(error, FIELDS);
+        const fault = formFault(error, FIELDS, languageOf(request));
         return showList(request, reply.status(fault.status), { form, fault });
       }
     });
@@ -92,7 +92,7 @@ export const settingsWebhooksPage: DashboardPage = {
         const patch = checkBody<WebhookEndpointPatch>(WebhookEndpointPatch, { ...form });
         await updateEndpoint(ctx.db, scopeOf(request), idOf(request), patch);
       } catch (error) {
-        const fault = formFault(error, FIELDS);
+        const fault = formFault(error, FIELDS, languageOf(request));
         return showEndpoint(request, reply.status(fault.status), { form, fault });
       }
       return reply.redirect(`/settings/webhooks/${idOf(request)}?done=saved`, 303);

@@ -70,7 +70,7 @@ export const surveysPage: DashboardPage = {
       try {
         await createRuleInReach(ctx.db, scopeOf(request), surveyId, checkBody(RuleInput, ruleBody(form)));
       } catch (error) {
-        const fault = formFault(error, [...RULE_FIELDS]);
+        const fault = formFault(error, [...RULE_FIELDS], languageOf(request));
         (request.query as Record<string, string>).survey = surveyId;
         return show(request, reply.status(fault.status), { ruleForm: form, fault });
       }

@@ -1,0 +1,30 @@
+// A refusal shown next to a form's field in words a person reads, in the page's language: the API's
+// validator says "body.name must NOT have fewer than 1 characters" (right for an integrator reading
+// JSON); beside the Name field the page says "Please fill this in." / "Bitte füllen Sie dieses Feld aus.".
+// Rules this table does not know keep the service's own message, without the "body." prefix.
+
+type Words = Record<'en' | 'de', (n: string) => string>;
+
+const RULES: Array<[RegExp, Words]> = [
+  [/ must NOT have fewer than 1 characters$/, { en: () => 'Please fill this in.', de: () => 'Bitte füllen Sie dieses Feld aus.' }],
+  [/ must NOT have more than (\d+) characters$/, { en: (n) => `At most ${n} characters, please.`, de: (n) => `Bitte höchstens ${n} Zeichen.` }],
+  [/ must NOT have fewer than 1 items$/, { en: () => 'Please choose at least one.', de: () => 'Bitte wählen Sie mindestens eines aus.' }],
+  [/ must be (?:number|integer)$/, { en: () => 'Please enter a number.', de: () => 'Bitte geben Sie eine Zahl ein.' }],
+  [/ must be >= (-?[\d.]+)$/, { en: (n) => `Please enter ${n} or more.`, de: (n) => `Bitte geben Sie ${n} oder mehr ein.` }],
+  [/ must be <= (-?[\d.]+)$/, { en: (n) => `Please enter ${n} or less.`, de: (n) => `Bitte geben Sie ${n} oder weniger ein.` }],
+  [/ must (?:be an absolute http or https URL|match format "uri")/, {
+    en: () => 'Please enter a web address starting with https:// (or http://).',
+    de: () => 'Bitte geben Sie eine Webadresse ein, die mit https:// (oder http://) beginnt.',
+  }],
+  [/ must match format "email"$/, { en: () => 'Please enter an e-mail address.', de: () => 'Bitte geben Sie eine E-Mail-Adresse ein.' }],
+];
+
+/** The message for a person: a known rule in the page's language, else the service's words without "body.". */
+export function faultWords(message: string, language: string): string {
+  const plain = message.replace(/^(?:body|querystring)\./, '');
+  for (const [rule, words] of RULES) {
+    const match = rule.exec(plain);
+    if (match) return (language === 'de' ? words.de : words.en)(match[1] ?? '');
+  }
+  return plain;
+}
