@@ -102,7 +102,7 @@ function limitCases(): Array<[string, Record<string, unknown>, Record<string, un
     ['raw_status', stay({ raw_status: 'r'.repeat(120) }), stay({ raw_status: 'r'.repeat(121) })],
     ['channel', stay({ channel: 'c'.repeat(120) }), stay({ channel: 'c'.repeat(121) })],
     ['check_in', stay({ check_in: '2026-11-22' }), stay({ check_in: '2026-02-30' })],
-    ['check_in', stay({ check_in: '2026-11-22T14:00:00+01:00' }), stay({ check_in: '2026-11-22T14:00:00' })],
+    ['check_in', stay({ check_in: '2026-11-22T14:00:00+01:00' }), stay({ check_in: '2026-11-22T14:00:61' })],
     ['check_out', stay({ check_out: '2026-11-24T11:00:00Z' }), stay({ check_out: '24/11/2026' })],
     ['checked_in_at', stay({ checked_in_at: '2026-11-22T15:04:05.123+01:00' }), stay({ checked_in_at: 'yesterday' })],
     ['checked_out_at', stay({ checked_out_at: '2026-11-24' }), stay({ checked_out_at: 20261124 })],

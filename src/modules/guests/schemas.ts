@@ -9,7 +9,7 @@ import type { preValidationHookHandler } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { DateTime, NullableDateTime, NullableString, Uuid } from '../../http/schemas.ts';
 import { invalid } from '../../lib/errors.ts';
-import { INSTANT_RULE, parseDate, parseInstant } from '../../lib/instant.ts';
+import { parseDate, parseInstant } from '../../lib/instant.ts';
 
 const STATUSES = ['booked', 'arrived', 'checked_out', 'cancelled', 'no_show'] as const;
 export type StayStatus = (typeof STATUSES)[number];
@@ -22,9 +22,9 @@ const MAX_CUSTOM_FIELDS = 100;
 const Clearable = (maxLength: number, extra: Record<string, unknown> = {}) =>
   Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, ...extra }));
 
-/** ISO 8601 date (2026-11-22) or date-time with a UTC offset; checked and normalised in validate.ts. */
+/** ISO 8601 date (2026-11-22) or date-time (an offset-less one read as UTC); checked and normalised by normaliseDate below. */
 const DateOrDateTime = Clearable(64, {
-  description: 'ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time with offset (2026-11-22T14:00:00+01:00)',
+  description: 'ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time (2026-11-22T14:00:00+01:00; without an offset read as UTC)',
 });
 
 /** Flat key → value map; values are strings, numbers or booleans; merged key by key into the stored map. */
@@ -172,11 +172,19 @@ const emailFormat = (fullFormats as unknown as Record<string, RegExp>).email!;
 /** The same check the schema's format: "email" and maxLength make (for the CLI). */
 export const isValidEmail = (email: string): boolean => email.length <= 320 && emailFormat.test(email);
 
-/** ISO 8601 date → midnight UTC; date-time with offset → UTC with milliseconds (src/lib/instant.ts); anything else is a 400. */
+/** An ISO 8601 date-time without an offset (a property system's local time), seconds optional. */
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?$/;
+
+/**
+ * ISO 8601 date → midnight UTC; date-time with offset → UTC with milliseconds (src/lib/instant.ts);
+ * date-time without an offset (ISO 8601 allows it, and property systems send their local time) →
+ * read as UTC, as a date is; anything else is a 400.
+ */
 function normaliseDate(field: string, value: string): string {
-  const iso = parseDate(value) ?? parseInstant(value);
+  const local = LOCAL_DATE_TIME.exec(value);
+  const iso = parseDate(value) ?? parseInstant(value) ?? (local ? parseInstant(`${local[1]}${local[2] ?? ':00'}Z`) : null);
   if (iso === null) {
-    throw invalid(`${field} must be an ISO 8601 date (2026-11-22) or ${INSTANT_RULE}, got ${JSON.stringify(value.slice(0, 64))}`);
+    throw invalid(`${field} must be an ISO 8601 date (2026-11-22) or date-time (2026-11-22T14:00:00, read as UTC, or with an offset: 2026-11-22T14:00:00+01:00) between 1970 and 9999, got ${JSON.stringify(value.slice(0, 64))}`);
   }
   return iso;
 }
