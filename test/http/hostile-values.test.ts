@@ -81,7 +81,7 @@ eachDatabase('timestamps are real instants between 1970 and 9999 once their offs
   refused(await raw(t, 'POST', '/api/v4/guests', '{"email":"a@example.com","reservation":{"external_id":"R","checked_out_at":"2016-12-31T23:59:60Z"}}', guests),
     /^body\.reservation\.checked_out_at must be an ISO 8601 date/);
   // A stay's date-time without an offset (ISO 8601 allows it; property systems send local time) is read as UTC, as a date is.
-  for (const [sent, stored] of [['2026-12-05T10:00:00', '2026-12-05T10:00:00.000Z'], ['2026-12-05 10:00', '2026-12-05T10:00:00.000Z'], ['2026-12-05T10:00:00.5', '2026-12-05T10:00:00.500Z']]) {
+  for (const [sent, stored] of [['2026-12-05T10:00:00', '2026-12-05T10:00:00.000Z'], ['2026-12-05 10:00', '2026-12-05T10:00:00.000Z'], ['2026-12-05T10:00:00.5', '2026-12-05T10:00:00.500Z']] as const) {
     const r = await raw(t, 'POST', '/api/v4/guests', `{"email":"local@example.com","reservation":{"external_id":"L${sent.length}","check_in":"${sent}"}}`, guests);
     assert.ok(r.statusCode === 201 || r.statusCode === 200, r.body);
     assert.equal(r.json().reservation.check_in, stored, sent);

@@ -255,3 +255,23 @@ eachDatabase('a stay pushed with another guest moves to that guest; the same ref
   const elsewhere = await push(t, key, { email: booker, property_id: tree.properties[2], reservation: { external_id: 'R-77' } });
   assert.notEqual(elsewhere.json().reservation.id, a.json().reservation.id);
 });
+
+eachDatabase('null in an optional push field that is not a value to clear means the same as leaving it out', async (t) => {
+  const tree = await createTree(t);
+  const hotel = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
+  const first = await push(t, hotel, { email: 'nulls@example.com', property_id: null, marketing_consent: true, custom_fields: { room: 12 }, reservation: { external_id: 'N1', status: null, custom_fields: null } });
+  assert.equal(first.statusCode, 201, first.body);
+  assert.equal(first.json().property_id, tree.properties[0]);
+  assert.equal(first.json().reservation.status, 'booked');
+  const again = await push(t, hotel, { email: 'nulls@example.com', marketing_consent: null, custom_fields: null, reservation: null, phone: '+41 44 000 00 00' });
+  assert.equal(again.statusCode, 200, again.body);
+  assert.equal(again.json().reservation, undefined);
+  const stored = (await t.admin('GET', `/accounts/${tree.accountId}/guests?property_id=${tree.properties[0]}&email=nulls@example.com`)).json();
+  assert.equal(stored.marketing_consent, 'granted');
+  assert.deepEqual(stored.custom_fields, { room: 12 });
+  // A group's key still has to name the property: null is "missing", 422 as the spec says.
+  const group = await createKey(t, tree.accountId, tree.regions[0], ['guests:write']);
+  const missing = await push(t, group, { email: 'nulls@example.com', property_id: null });
+  assert.equal(missing.statusCode, 422, missing.body);
+  assert.match(missing.json().error, /property_id is required/);
+});

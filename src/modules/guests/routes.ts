@@ -5,7 +5,7 @@ import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { rateLimit } from '../../http/rate-limit.ts';
 import { errorResponses } from '../../http/schemas.ts';
-import { Guest, GuestPushInput, normaliseEmailHook, toGuestPush } from './schemas.ts';
+import { Guest, GuestPushInput, normaliseEmailHook, nullMeansOmittedHook, toGuestPush } from './schemas.ts';
 import { type GuestContext, pushGuest } from './service.ts';
 
 export function guestRoutes(app: FastifyInstance, ctx: RouteContext & GuestContext): void {
@@ -23,7 +23,7 @@ export function guestRoutes(app: FastifyInstance, ctx: RouteContext & GuestConte
     },
     onRequest: requireKey(ctx, 'guests:write', 'guests'),
     // Counted first: a push refused by validation still uses up the key's window.
-    preValidation: [rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS), normaliseEmailHook],
+    preValidation: [rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS), normaliseEmailHook, nullMeansOmittedHook],
   }, async (request, reply) => {
     const result = await pushGuest(ctx, request.principal, toGuestPush(request.body));
     return reply.status(result.created ? 201 : 200).send(result.guest);

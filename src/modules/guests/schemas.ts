@@ -168,6 +168,30 @@ export const normaliseEmailHook: preValidationHookHandler = async (request) => {
   }
 };
 
+/**
+ * Optional push fields that are not values to clear (a property, a consent, a map merged key by key,
+ * a stay, its status): sent as null they mean what leaving them out means, as in the operator plane.
+ * Fields that are values (phone, check_in, …) keep null as "clear it".
+ */
+const NULL_MEANS_OMITTED = ['property_id', 'custom_fields', 'marketing_consent', 'reservation'] as const;
+const STAY_NULL_MEANS_OMITTED = ['status', 'custom_fields'] as const;
+
+/** preValidation of the guest push: drops the nulls of NULL_MEANS_OMITTED (see there). Callback-style: no promise on the hot path. */
+export const nullMeansOmittedHook: preValidationHookHandler = (request, _reply, done) => {
+  dropOmittedNulls(request.body);
+  done();
+};
+
+function dropOmittedNulls(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const push = body as Record<string, unknown>;
+  for (const name of NULL_MEANS_OMITTED) if (push[name] === null) delete push[name];
+  const stay = push.reservation;
+  if (stay !== null && typeof stay === 'object' && !Array.isArray(stay)) {
+    for (const name of STAY_NULL_MEANS_OMITTED) if ((stay as Record<string, unknown>)[name] === null) delete (stay as Record<string, unknown>)[name];
+  }
+}
+
 const emailFormat = (fullFormats as unknown as Record<string, RegExp>).email!;
 /** The same check the schema's format: "email" and maxLength make (for the CLI). */
 export const isValidEmail = (email: string): boolean => email.length <= 320 && emailFormat.test(email);
