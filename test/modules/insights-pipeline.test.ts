@@ -4,6 +4,7 @@
 // and the CLI. Texts are unambiguous ("The breakfast was excellent."): these tests are about the
 // pipeline; the engine's quality is measured by `npm run eval:insights`.
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.ts';
 import { connect } from '../../src/db/connect.ts';
@@ -11,7 +12,7 @@ import * as queueByReviewMigration from '../../src/db/migrations/2026-11-27T0400
 import { createExtractor } from '../../src/extraction/index.ts';
 import { claimExtractions } from '../../src/modules/insights/extraction-repository.ts';
 import { extractDueBatch } from '../../src/modules/insights/extraction.ts';
-import { refreshRecommendations } from '../../src/modules/insights/recommendations.ts';
+import { impactOf, refreshRecommendations } from '../../src/modules/insights/recommendations.ts';
 import { upsertReviewsBulk } from '../../src/modules/reviews/bulk.ts';
 import { storesFor } from '../../src/stores.ts';
 import { startInsightsWorker } from '../../src/process/insights-worker.ts';
@@ -243,6 +244,10 @@ eachDatabase('recommendations come from the mentions, name property, topic and f
   assert.ok(clean, JSON.stringify(page));
   assert.match(clean.body, /8 of 8 mentions/);
   assert.match(clean.body, /dirty/);
+  // Eight guests wrote the same words: quoted once.
+  const quotes = [...clean.body.matchAll(/“([^”]*)”/g)].map((m: RegExpMatchArray) => m[1]!.toLowerCase());
+  assert.ok(quotes.length >= 1);
+  assert.equal(new Set(quotes).size, quotes.length, clean.body);
   assert.ok(['high', 'medium', 'low'].includes(clean.priority));
   assert.ok(!page.some((r) => r.title.includes('Lake Lodge')), 'a property whose guests praise the topic gets none');
 
@@ -300,4 +305,12 @@ eachDatabase('a computed sentiment moves the review\'s change stamp, so a client
   await t.ctx.db.insertInto('extraction_queue').values({ review_id: review.id, account_id: tree.accountId, enqueued_at: new Date().toISOString(), lease_until: null, attempts: 0 }).execute();
   await drain(t);
   assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().updated_at, after.updated_at);
+});
+
+test('a recommendation never promises more stars than the average has left (mentions can outnumber reviews)', () => {
+  // Four reviews, mean 3 stars (ratings 0–100: two at 20, two at 100); three negative mentions, two of one review.
+  const node = { node_id: 'n', reviews: 4, rating_sum: 240, rating_count: 4 };
+  assert.equal(impactOf({ total: 3, negative: 3, ratingSum: 60, ratingCount: 3 }, node), 'about +2.00 on the average rating (of 5)');
+  // One complaining review of four, at 1 star against the others' 5: +1.00, as computed.
+  assert.equal(impactOf({ total: 1, negative: 1, ratingSum: 20, ratingCount: 1 }, { node_id: 'n', reviews: 4, rating_sum: 320, rating_count: 4 }), 'about +1.00 on the average rating (of 5)');
 });

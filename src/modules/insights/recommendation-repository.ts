@@ -53,7 +53,9 @@ export async function negativeQuotes(db: Kysely<DB>, accountId: string, nodeIds:
     .where('account_id', '=', accountId).where('canonical_label_id', '=', topicId).where('node_id', 'in', nodeIds)
     .where('sentiment', '=', 'negative').where('created_at', '>=', from)
     .orderBy('created_at', 'desc').limit(20).execute();
-  return rows.map((r) => r.text).filter((t) => t.length <= 200).sort((a, b) => a.length - b.length).slice(0, limit);
+  // The same words twice (two guests, or one review's clause read for two topics) are quoted once.
+  const distinct = [...new Map(rows.map((r) => [r.text.trim().toLowerCase(), r.text.trim()])).values()];
+  return distinct.filter((t) => t.length <= 200).sort((a, b) => a.length - b.length).slice(0, limit);
 }
 
 export async function accountsWithMentions(db: Kysely<DB>): Promise<string[]> {

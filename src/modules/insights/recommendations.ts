@@ -136,14 +136,17 @@ export function impactOf(cur: Figures, node: repo.NodeRatings | undefined): stri
   const othersCount = node.rating_count - cur.ratingCount;
   if (othersCount <= 0) return null;
   const others = (node.rating_sum - cur.ratingSum) / othersCount;
-  const gain = (cur.ratingCount / node.rating_count) * (others - complaining) / 20;
+  // Figures count mentions, and a review may mention the topic more than once: never promise more
+  // than the stars the node's average has left to gain.
+  const room = 5 - node.rating_sum / node.rating_count / 20;
+  const gain = Math.min((cur.ratingCount / node.rating_count) * (others - complaining) / 20, room);
   if (gain <= 0) return null;
   return `about +${gain.toFixed(2)} on the average rating (of 5)`;
 }
 
 function describe(nodeName: string, topic: string, cur: Figures, prev: Figures, change: number | null, others: Figures, gap: number | null, quotes: readonly string[]): string {
   const parts = [`${cur.negative} of ${cur.total} mentions of ${topic} at ${nodeName} in the last 90 days are negative (${percent(share(cur))}).`];
-  if (change !== null) parts.push(`In the 90 days before: ${prev.negative} of ${prev.total} (${percent(share(prev))}), ${change >= 0 ? 'up' : 'down'} ${Math.abs(Math.round(change * 100))} points.`);
+  if (change !== null) parts.push(`In the 90 days before: ${prev.negative} of ${prev.total} (${percent(share(prev))}), ${change >= 0 ? 'up' : 'down'} ${Math.abs(Math.round(change * 100))} ${Math.abs(Math.round(change * 100)) === 1 ? 'point' : 'points'}.`);
   if (gap !== null) parts.push(`At the account's other properties: ${percent(share(others))} negative.`);
   if (quotes.length > 0) parts.push(`Guests wrote: ${quotes.map((q) => `“${q}”`).join(' ')}`);
   return parts.join(' ');
