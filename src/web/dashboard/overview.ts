@@ -6,12 +6,20 @@ import { lastTwoMonths } from '../../modules/analytics/dashboard.ts';
 import { scores } from '../../modules/analytics/service.ts';
 import { insightsOverview } from '../../modules/insights/overview.ts';
 import { listReviews } from '../../modules/reviews/service.ts';
+import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { npsOf } from '../../modules/surveys/service.ts';
+import { DAY_MS } from '../../lib/time.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
 
-const DAY_MS = 86_400_000;
+/** How much of an unanswered review the overview quotes: cut at a word, with an ellipsis. */
+const EXCERPT = 140;
+const excerpt = (text: string): string => {
+  if (text.length <= EXCERPT) return text;
+  const cut = text.slice(0, EXCERPT);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), EXCERPT - 20)).trimEnd()}…`;
+};
 
 export const overviewPage: DashboardPage = {
   nav: [{ href: '/', label: 'nav.overview', least: 'viewer' }],
@@ -20,18 +28,22 @@ export const overviewPage: DashboardPage = {
       const t = pageTranslator(languageOf(request));
       const principal = scopeOf(request);
       const now = new Date();
-      const [totals, months, insights, nps, unanswered] = await Promise.all([
+      const [totals, months, insights, nps, unanswered, properties] = await Promise.all([
         scores(ctx.db, principal),
         lastTwoMonths(ctx.db, principal, now),
         insightsOverview(ctx.db, principal, now),
         npsOf(ctx.db, principal, new Date(now.getTime() - 90 * DAY_MS).toISOString()),
         listReviews(ctx.db, principal, null, 5, { replied: false, rating_max: 2 }),
+        listVisibleProperties(ctx.db, principal, ctx.propertyNames),
       ]);
+      const names = new Map(properties.map((p) => [p.id, p.name]));
       const worst = insights.trends.filter((x) => x.recent.total >= 3)
         .map((x) => ({ name: x.name, topicId: x.topicId, total: x.recent.total, negative: Math.round((100 * x.recent.negative) / x.recent.total) }))
         .filter((x) => x.negative > 0).sort((a, b) => b.negative - a.negative).slice(0, 3);
       return renderPage(request, reply, 'dashboard/overview.eta', {
-        title: t('overview.title'), scores: totals, nps, worst, unanswered: unanswered.data,
+        title: t('overview.title'), scores: totals, nps, worst,
+        // Each with its hotel and a link to it in the inbox (the same filter: the five newest are on its first page).
+        unanswered: unanswered.data.map((r) => ({ ...r, property: names.get(r.node_id) ?? '', excerpt: excerpt(r.text ?? r.title ?? '') })),
         thisMonth: months.thisMonth, lastMonth: months.lastMonth,
       });
     });
