@@ -58,6 +58,8 @@ export function registerDemo(program: Command): void {
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
       process.stdout.write(describe(result, config.databaseUrl, `http://${host}:${config.port}`, options.seed));
       if (options.serve) {
+        // Everything above is for the reader; what follows is the server's log (pino's JSON lines).
+        process.stdout.write('\nStarting the server. Its log follows, one JSON line per event (pipe through npx pino-pretty to read it more easily):\n');
         const server = await serveUntilSignalled(config);
         process.stdout.write(`\nServing the API on ${server.url} (Ctrl-C to stop).\n`);
       } else {

@@ -32,7 +32,9 @@ export function startRetentionWorker(deps: { db: Kysely<DB>; log: Log }, config:
         const now = new Date();
         if (await claimDailyRun(db, 'webhook-retention', now, DAY_MS)) {
           const purged = await purgeWebhookHistory(db, retentionCutoff(now, days));
-          log.info({ ...purged, retentionDays: days }, 'retention pass: webhook history older than the retention deleted');
+          // Said at info only when there was something to delete (a fresh start says nothing).
+          const level = purged.deliveries + purged.events > 0 ? 'info' : 'debug';
+          log[level]({ ...purged, retentionDays: days }, 'retention pass: webhook history older than the retention deleted');
         }
         outage.ok();
       } catch (error) {
