@@ -30,15 +30,29 @@ function resolved(catalogs: { en: Catalog<string> } & Readonly<Record<string, Pa
   return messages;
 }
 
+/** Decimal marks of the pages' languages (English's is the point a number prints with). */
+const DECIMAL_MARK: Readonly<Record<string, string>> = { de: ',' };
+
+/** A figure as the language writes it: 3.6 is "3,6" in German; whole numbers print as they are. */
+export function formatNumber(value: number, language: string): string {
+  const text = String(value);
+  const mark = DECIMAL_MARK[language];
+  return mark === undefined || Number.isInteger(value) ? text : text.replace('.', mark);
+}
+
 /**
  * A translator for one language from a feature's catalogs: English is complete (the type demands
  * every key), other languages may leave keys out and fall back to English. `{name}` in a message
- * is replaced by `vars.name`. The catalogs are constants: they are read once.
+ * is replaced by `vars.name` (a number written as the language writes it: formatNumber). The catalogs are constants: they are read once.
  */
 export function translator<K extends string>(catalogs: { en: Catalog<K> } & Readonly<Record<string, Partial<Catalog<K>>>>, language: string): Translate<K> {
   const messages = resolved(catalogs, language);
   return (key, vars) => {
     const message = messages.get(key)!;
-    return vars === undefined ? message : message.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+    return vars === undefined ? message : message.replace(/\{(\w+)\}/g, (whole, name: string) => {
+      if (!(name in vars)) return whole;
+      const value = vars[name]!;
+      return typeof value === 'number' ? formatNumber(value, language) : value;
+    });
   };
 }

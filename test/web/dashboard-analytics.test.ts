@@ -23,6 +23,8 @@ eachDatabase('analytics: over time, distribution, responses and the comparison, 
   assert.match(page.body, /<th scope="row">5 ★<\/th><td><meter[^>]*value="1"/);
   assert.match(page.body, /<th scope="row">1 ★<\/th><td><meter[^>]*value="0"/, 'the other region\'s 1-star review is out of reach');
   assert.match(page.body, /<dd>33.3 %<\/dd>/, 'one of three reviews answered');
+  // German writes the decimal comma.
+  assert.match((await client.get('/analytics', { 'accept-language': 'de' })).body, /<dd>33,3 %<\/dd>/);
   assert.match(page.body, /<dd>24 h<\/dd>/, 'answered a day after');
   assert.match(page.body, /<th scope="row">Harbour Hotel<\/th><td>4<\/td><td>2<\/td><td>50 %<\/td>/);
   assert.ok(!page.body.includes('Beach Resort'));

@@ -2,7 +2,7 @@
 // user's role, the user's e-mail, the Sign out form, a CSRF token for the page's forms, and a
 // translator over the frame's catalog plus the page's own.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Catalog, translator } from '../i18n.ts';
+import { type Catalog, formatNumber, translator } from '../i18n.ts';
 import { FORGET_POST_JS } from '../locations.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
 import type { Role } from '../../modules/users/schemas.ts';
@@ -58,7 +58,7 @@ export interface PageData {
 /**
  * Renders `template` (a path under src/web/views/, e.g. 'dashboard/settings-api.eta') for the
  * signed-in user. The template nests the frame with `<% layout('dashboard/frame', it) %>` and gets
- * `it.t` (translate), `it.csrf`, `it.user`, `it.lang` and the page's data.
+ * `it.t` (translate), `it.num` (a figure in the page's language), `it.csrf`, `it.user`, `it.lang` and the page's data.
  */
 export function renderPage<K extends string>(request: FastifyRequest, reply: FastifyReply, template: string, data: PageData, catalogs?: PageCatalogs<K>) {
   const lang = languageOf(request);
@@ -72,6 +72,7 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
   });
   return reply.header('Cache-Control', 'no-store').view(template, {
     ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: reply.pageCsrfToken(), path,
+    num: (value: number) => formatNumber(value, lang),
     scripts: [...((data.scripts as string[] | undefined) ?? []), ...(request.method === 'POST' ? [FORGET_POST_JS] : [])],
     // webhooks: whether Settings → Webhooks is the user's (owners of the whole account).
     user: user === null ? null : { email: user.email, role: user.role, webhooks: user.principal.scopes.includes('webhooks:manage') },
