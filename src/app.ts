@@ -29,6 +29,13 @@ const genReqId = (req: { headers: Record<string, string | string[] | undefined> 
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 };
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's body may be left out, or sent empty with Content-Type: application/json (buildApp's JSON parser). */
+    optionalBody?: boolean;
+  }
+}
+
 /** Server options; `stream` sends the JSON log lines somewhere other than stdout (tests read them). */
 export function fastifyOptions(logLevel: string, stream?: DestinationStream): FastifyServerOptions {
   return {
@@ -78,6 +85,18 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   app.setValidatorCompiler(validatorCompiler);
   // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parser (prototype poisoning refused, as by default), except that a route that
+  // takes no body (a test ping, a delete, a retry) or an optional one (config.optionalBody) accepts
+  // an empty one: many HTTP clients send Content-Type: application/json on every request. A route
+  // that takes a body still answers an empty one with 400 invalid_json.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && (request.routeOptions.schema?.body === undefined || request.routeOptions.config.optionalBody === true)) {
+      return done(null, undefined);
+    }
+    json(request, body as string, done);
+  });
   const faultPages: FaultPages = { render: null };
   registerErrorHandling(app, (path) =>
     // Without a token the operator plane does not exist, so its paths never answer 405.

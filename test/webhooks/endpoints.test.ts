@@ -209,3 +209,22 @@ eachDatabase('webhooks need webhooks:manage and the plan feature; other accounts
   const [still] = (await t.api(key, 'GET', '/webhooks')).json().data;
   assert.equal(still.name, 'Ops');
 }, options);
+
+eachDatabase('a route that takes no body, or an optional one, accepts an empty body sent as JSON; one that takes a body answers 400 invalid_json', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage', 'guests:write']);
+  const { endpoint } = await createEndpoint(t, key, 'https://hooks.example.com/x', ['review.received']);
+  // As HTTP clients that always send the JSON header do.
+  const empty = (method: 'POST' | 'DELETE', url: string) => t.app.inject({ method, url: `/api/v4${url}`, payload: '', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+  const ping = await empty('POST', `/webhooks/${endpoint.id}/test`);
+  assert.equal(ping.statusCode, 200, ping.body);
+  assert.equal(ping.json().event_type, 'ping');
+  const rotated = await empty('POST', `/webhooks/${endpoint.id}/secret/rotate`);
+  assert.equal(rotated.statusCode, 200, rotated.body);
+  assert.match(rotated.json().secret, /^whsec_/);
+  const guest = await empty('POST', '/guests');
+  assert.equal(guest.statusCode, 400, guest.body);
+  assert.equal(guest.json().code, 'invalid_json');
+  const gone = await empty('DELETE', `/webhooks/${endpoint.id}`);
+  assert.equal(gone.statusCode, 200, gone.body);
+});

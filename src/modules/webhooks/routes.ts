@@ -77,7 +77,8 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
       body: SecretRotationInput, response: { 200: SecretRotated, ...errorResponses(400, 404, 409) },
     },
     onRequest,
-    // The body is optional: none at all means the defaults.
+    // The body is optional: none at all (or an empty one sent as JSON: app.ts) means the defaults.
+    config: { optionalBody: true },
     preValidation: async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};
     },
