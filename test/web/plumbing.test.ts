@@ -20,7 +20,7 @@ eachDatabase('assets come from the package with security headers; the API keeps 
   assert.equal(css.headers['x-frame-options'], 'DENY');
   assert.equal(css.headers['referrer-policy'], 'no-referrer');
 
-  for (const file of ['htmx.min.js', 'uPlot.iife.min.js', 'uPlot.min.css']) {
+  for (const file of ['htmx.min.js', 'uPlot.iife.min.js', 'uPlot.min.css', 'favicon.svg', 'forget-post.js']) {
     const res = await t.app.inject({ method: 'GET', url: `/assets/${file}` });
     assert.equal(res.statusCode, 200, file);
   }
