@@ -1,7 +1,8 @@
 // Request validation: bodies are validated strictly (no type coercion, unknown fields rejected, so a
 // client's mistake is reported rather than guessed at); query strings and path params are coerced
 // from text, since that is all they can be, but an integer only from plain decimal digits ("16",
-// never "0x10", "+16", " 16", "16.0" or "016"), and a number likewise ("4.5", never " ", "Infinity" or "1e3"). No part of a request may carry a NUL character (no
+// never "0x10", "+16", " 16", "16.0" or "016"), and a number likewise ("4.5", never " ",
+// "Infinity" or "1e3"); UUIDs are lower-cased first. No part of a request may carry a NUL character (no
 // field has a use for one and PostgreSQL cannot store it in text), a string that is not well-formed
 // Unicode (a lone surrogate such as "\ud800": PostgreSQL refuses it, so one stored on SQLite or in a
 // JSON column breaks later reads) or a number that is not finite (1e309 parses as Infinity): each
