@@ -2086,13 +2086,13 @@ export interface operations {
                          */
                         status?: "booked" | "arrived" | "checked_out" | "cancelled" | "no_show";
                         raw_status?: string | null;
-                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time with offset (2026-11-22T14:00:00+01:00) */
+                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time (2026-11-22T14:00:00+01:00; without an offset read as UTC) */
                         check_in?: string | null;
-                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time with offset (2026-11-22T14:00:00+01:00) */
+                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time (2026-11-22T14:00:00+01:00; without an offset read as UTC) */
                         check_out?: string | null;
-                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time with offset (2026-11-22T14:00:00+01:00) */
+                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time (2026-11-22T14:00:00+01:00; without an offset read as UTC) */
                         checked_in_at?: string | null;
-                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time with offset (2026-11-22T14:00:00+01:00) */
+                        /** @description ISO 8601 date (2026-11-22, stored as midnight UTC) or date-time (2026-11-22T14:00:00+01:00; without an offset read as UTC) */
                         checked_out_at?: string | null;
                         channel?: string | null;
                         /** @description up to 100 keys (1–100 chars); values string (max 2000), number or boolean */
