@@ -28,6 +28,11 @@ eachDatabase('an owner creates a user, changes its role and removes it', async (
   assert.equal((await gm.get('/settings/api')).statusCode, 403);
   const list = (await client.get('/settings/users')).body;
   assert.match(list, /gm@harbour\.example[\s\S]*?<td>Harbour Hotel<\/td>/);
+  // Looked up by label (a substring, as a browser test's getByLabel does), Role, Email and Node name the create form's fields only.
+  for (const word of ['role', 'email', 'node']) {
+    const named = [...list.matchAll(/<label for="[^"]+">([^<]*)<\/label>|aria-label="([^"]*)"/g)].map((m) => (m[1] ?? m[2])!.toLowerCase()).filter((name) => name.includes(word));
+    assert.equal(named.length, 1, `${word}: ${named.join(' | ')}`);
+  }
   const id = userIdOf(list, 'gm@harbour.example');
   assert.ok(id);
   assert.equal((await client.submit('/settings/users', `/settings/users/${id}/role`, { role: 'owner' })).statusCode, 303);
