@@ -32,7 +32,13 @@ eachDatabase('an owner creates an endpoint, tests it and reads the delivery log'
     assert.ok(created.body.includes('Ops &lt;desk&gt;'));
     const id = endpointIdOf(created.body);
     assert.ok(id);
-    assert.ok(!(await client.get('/settings/webhooks')).body.includes(secret), 'the secret is shown once');
+    const listed = (await client.get('/settings/webhooks')).body;
+    assert.ok(!listed.includes(secret), 'the secret is shown once');
+    // With an endpoint listed, Name and URL (looked up by label as a substring) still name the create form's fields only.
+    for (const word of ['name', 'url']) {
+      const named = [...listed.matchAll(/<label for="[^"]+">([^<]*)<\/label>|aria-label="([^"]*)"/g)].map((m) => (m[1] ?? m[2])!.toLowerCase()).filter((n) => n.includes(word));
+      assert.equal(named.length, 1, `${word}: ${named.join(' | ')}`);
+    }
 
     assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/test`, {})).statusCode, 303);
     await receiver.waitFor((r) => r.length === 1, 10_000, 'the test ping');
