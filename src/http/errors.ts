@@ -149,9 +149,10 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    // A route that takes this method but found nothing (a static file that is not there) is a 404 too.
     const methods = allowed(path) ?? [];
     const page = pages.render !== null && wantsPage(request, path) ? pages.render : null;
-    if (methods.length === 0) {
+    if (methods.length === 0 || methods.includes(request.method)) {
       const message = `no route ${request.method} ${path}`;
       return page ? page(request, reply, 404, message) : reply.status(404).send(envelope(message, 'not_found'));
     }

@@ -44,6 +44,9 @@ eachDatabase('a browser at an address no page has gets an HTML page with the pag
     assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/, url);
     assert.equal(res.headers['x-frame-options'], 'DENY', url);
   }
+  // A file that is not there: 404, not 405 (its route takes GET, and found nothing).
+  const missing = await t.app.inject({ method: 'GET', url: '/assets/nope.css' });
+  assert.equal(missing.statusCode, 404, missing.body);
   // A form's address opened with GET (the browser's address bar): 405 as a page, Allow kept.
   const logout = await t.app.inject({ method: 'GET', url: '/logout', headers: html });
   assert.equal(logout.statusCode, 405);
