@@ -279,6 +279,7 @@ eachDatabase('links: an unknown or altered token is a 404 page for GET and POST;
   assert.equal(page.statusCode, 200);
   assert.match(page.body, /<legend>How likely are you to recommend us\?/);
   assert.match(page.body, new RegExp(`action="/s/public/${w.surveyId}\\?node=${w.tree.properties[1]}"`));
+  assert.match(page.body, /<p class="place">Lake Lodge<\/p>/, 'the QR code\'s hotel is named');
   assert.equal((await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses`)).json().data.length, 0, 'opening stores nothing');
   const r = await t.app.inject({ method: 'POST', url, payload: 'q.nps=3', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assert.equal(r.statusCode, 200);

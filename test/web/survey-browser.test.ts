@@ -50,6 +50,8 @@ eachDatabase('in a browser on a phone: the e-mail\'s survey link, a missing answ
     const page = await phone.newPage();
     await page.goto(surveyUrl);
     await page.getByRole('heading', { name: 'After your stay', level: 1 }).waitFor();
+    // The hotel the guest stayed at is named under the survey's title.
+    assert.equal(await page.locator('main p.place').textContent(), 'Beach Resort');
     const nps = page.getByRole('group', { name: 'How likely are you to recommend us?' });
     assert.equal(await nps.getByRole('radio').count(), 11);
     assert.equal(await page.getByRole('group', { name: 'Your room' }).getByRole('radio').count(), 5);

@@ -22,6 +22,8 @@ import { isTokenShaped, tokenHash } from './tokens.ts';
 export interface SurveyView {
   surveyId: string;
   name: string;
+  /** The hotel the guest is asked about (the stay's property, or the QR code's), when there is one. */
+  place: string | null;
   definition: Definition;
   primaryLanguage: string;
   languages: string[];
@@ -33,9 +35,15 @@ export type PageOutcome =
 
 export const invalidLink = () => notFound('link', 'This link is not valid: it may be mistyped or cut short.');
 
-function viewOf(survey: SurveyRow): SurveyView {
+function viewOf(survey: SurveyRow, place: string | null): SurveyView {
   const definition = parseDefinition(parseJson<unknown>(survey.published_definition, {}), 'definition');
-  return { surveyId: survey.id, name: survey.name, definition, primaryLanguage: survey.primary_language, languages: languagesOf(definition, survey.primary_language) };
+  return { surveyId: survey.id, name: survey.name, place, definition, primaryLanguage: survey.primary_language, languages: languagesOf(definition, survey.primary_language) };
+}
+
+/** The name of the hotel a page is about: the node's, when it is a property. */
+async function placeOf(db: Kysely<DB>, nodeId: string): Promise<string | null> {
+  const node = await findNode(db, nodeId);
+  return node?.type === PROPERTY ? node.name : null;
 }
 
 async function invitationByToken(db: Kysely<DB>, token: string, purpose: 'survey' | 'unsubscribe'): Promise<repo.InvitationRow> {
@@ -58,7 +66,7 @@ const languageOf = (invitation: repo.InvitationRow): string | null => invitation
 export async function openInvitation(db: Kysely<DB>, token: string): Promise<PageOutcome> {
   const invitation = await invitationByToken(db, token, 'survey');
   const survey = await publishedSurvey(db, invitation.survey_id);
-  const view = viewOf(survey);
+  const view = viewOf(survey, await placeOf(db, invitation.node_id));
   if (invitation.response_id !== null) {
     const response = await findResponseRow(db, invitation.response_id);
     if (response?.status === 'completed') return { kind: 'thanks', survey: view, language: languageOf(invitation) };
@@ -80,7 +88,7 @@ export async function openInvitation(db: Kysely<DB>, token: string): Promise<Pag
 export async function submitInvitation(db: Kysely<DB>, token: string, body: Record<string, unknown>): Promise<PageOutcome> {
   const invitation = await invitationByToken(db, token, 'survey');
   const survey = await publishedSurvey(db, invitation.survey_id);
-  const view = viewOf(survey);
+  const view = viewOf(survey, await placeOf(db, invitation.node_id));
   const language = languageOf(invitation);
   if (invitation.response_id !== null && (await findResponseRow(db, invitation.response_id))?.status === 'completed') {
     return { kind: 'thanks', survey: view, language };
@@ -109,23 +117,24 @@ export async function submitInvitation(db: Kysely<DB>, token: string, body: Reco
 }
 
 /** The survey and property of a public (QR-code) link, or 404: the property must be in the survey's subtree. */
-async function publicTarget(db: Kysely<DB>, surveyId: string, nodeId: string | undefined): Promise<{ survey: SurveyRow; nodeId: string }> {
+async function publicTarget(db: Kysely<DB>, surveyId: string, nodeId: string | undefined): Promise<{ survey: SurveyRow; nodeId: string; place: string }> {
   const survey = await publishedSurvey(db, surveyId);
   if (!nodeId) throw notFound('property', 'This link is not valid: it names no hotel (?node=…).');
   const [owner, node] = await Promise.all([findNode(db, survey.node_id), lookup(nodeId, (uuid) => findNode(db, uuid))]);
   if (!owner || !node || node.account_id !== survey.account_id || node.type !== PROPERTY || !node.path.startsWith(owner.path)) throw invalidLink();
-  return { survey, nodeId: node.id };
+  return { survey, nodeId: node.id, place: node.name };
 }
 
 /** GET /s/public/<survey id>?node=…: nothing is stored until the guest submits. */
 export async function openPublic(db: Kysely<DB>, surveyId: string, nodeId: string | undefined): Promise<SurveyView> {
-  return viewOf((await publicTarget(db, surveyId, nodeId)).survey);
+  const target = await publicTarget(db, surveyId, nodeId);
+  return viewOf(target.survey, target.place);
 }
 
 /** POST /s/public/<survey id>?node=…: a completed response (channel qr_code) with no personal data. */
 export async function submitPublic(db: Kysely<DB>, surveyId: string, nodeId: string | undefined, body: Record<string, unknown>): Promise<PageOutcome> {
-  const { survey, nodeId: property } = await publicTarget(db, surveyId, nodeId);
-  const view = viewOf(survey);
+  const { survey, nodeId: property, place } = await publicTarget(db, surveyId, nodeId);
+  const view = viewOf(survey, place);
   const form = parseForm(view.definition, body);
   if (form.faults.size > 0) return { kind: 'form', survey: view, language: null, form };
   await inTransaction(db, async (trx) => {

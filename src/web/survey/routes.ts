@@ -79,7 +79,7 @@ function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Pa
   }
   const faulty = outcome.form !== null && outcome.form.faults.size > 0;
   return reply.status(faulty ? 400 : 200).view('survey/form.eta', {
-    lang, title: outcome.survey.name, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty, pages: questionViews(outcome.survey, lang, outcome.form, t),
+    lang, title: outcome.survey.name, place: outcome.survey.place, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty, pages: questionViews(outcome.survey, lang, outcome.form, t),
   });
 }
 
