@@ -311,6 +311,10 @@ eachDatabase('survey.response_completed is emitted once per response, with the p
   assert.equal(completed.status, 'completed');
   assert.equal(completed.completed_at, at(2, 30));
   assert.equal(await countEvents(t, 'survey.response_completed'), 2);
+  // The answer is the response as stored now: its new change stamp, as a later read and the event give it.
+  assert.notEqual(completed.updated_at, started.updated_at);
+  const read = (await t.api(await createKey(t, tree.accountId, tree.root, ['surveys:read']), 'GET', `/surveys/${s.id}/responses?limit=100`)).json().data.find((r: any) => r.id === started.id);
+  assert.equal(completed.updated_at, read.updated_at);
   const concurrently = await Promise.all([1, 2, 3].map(() => t.admin('POST', `/responses/${started.id}/complete`)));
   assert.deepEqual(concurrently.map((r) => r.statusCode), [200, 200, 200]);
   assert.equal(await countEvents(t, 'survey.response_completed'), 2);

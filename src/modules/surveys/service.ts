@@ -186,11 +186,13 @@ export async function completeResponse(db: Kysely<DB>, responseId: string, compl
     const row = await lookup(responseId, (uuid) => repo.findResponse(trx, uuid));
     if (!row) throw notFound('response');
     const at = toIsoOrNull(completedAt) ?? nowIso();
-    if (!(await repo.markCompleted(trx, row.id, at, await changeStamp(trx)))) {
+    const stamp = await changeStamp(trx);
+    if (!(await repo.markCompleted(trx, row.id, at, stamp))) {
       const current = await repo.findResponse(trx, row.id);
       return toResponse(current ?? row);
     }
-    const response = toResponse({ ...row, status: 'completed', completed_at: at });
+    // As stored: the answer and the event carry the new change stamp, not the row read before.
+    const response = toResponse({ ...row, status: 'completed', completed_at: at, updated_at: stamp });
     await appendEvent(trx, { accountId: row.account_id, type: 'survey.response_completed', data: { response } });
     return response;
   });
