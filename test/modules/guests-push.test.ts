@@ -167,7 +167,7 @@ eachDatabase('property rules: omitted for a property key, required for a group k
   assert.equal((await push(t, rootKey, { email: email(), property_id: tree.properties[2] })).statusCode, 201);
 
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-    [regionKey, {}, /property_id is required/],
+    [regionKey, {}, /property_id is required: the key is bound to a region node, not a property/],
     [rootKey, {}, /property_id is required/],
     [regionKey, { property_id: tree.properties[2] }, /not within the key's scope/],
     [propertyKey, { property_id: tree.properties[0] }, /not within the key's scope/],

@@ -81,7 +81,7 @@ async function nodeType(ctx: GuestContext, nodeId: string): Promise<string | nul
 async function resolveProperty(ctx: GuestContext, principal: Principal, requested: string | null): Promise<string> {
   if (requested === null) {
     if (principal.nodeType === PROPERTY) return principal.nodeId;
-    throw unprocessable('property_id is required: the key is bound to a group node, so name the property the guest belongs to');
+    throw unprocessable(`property_id is required: the key is bound to a ${principal.nodeType} node, not a property, so name the property the guest belongs to`);
   }
   if (!principal.inSubtree(requested)) {
     throw unprocessable(`property_id ${requested} is not within the key's scope: it must be a property at or below the key's node`);
