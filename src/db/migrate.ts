@@ -16,6 +16,7 @@ import * as monthlyStarsAndReplyTimes from './migrations/2026-11-26T1200-monthly
 import * as sessionChangeSignal from './migrations/2026-11-26T1400-session-change-signal.ts';
 import * as extractionQueueByReview from './migrations/2026-11-27T0400-extraction-queue-by-review.ts';
 import * as attemptsWithoutForeignKey from './migrations/2026-11-27T2300-attempts-without-foreign-key.ts';
+import * as deliveriesEventReference from './migrations/2026-11-28T1900-deliveries-event-reference.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26T1400-session-change-signal': sessionChangeSignal,
   '2026-11-27T0400-extraction-queue-by-review': extractionQueueByReview,
   '2026-11-27T2300-attempts-without-foreign-key': attemptsWithoutForeignKey,
+  '2026-11-28T1900-deliveries-event-reference': deliveriesEventReference,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,12 +4,14 @@
 // worker's pass runs once a day across every worker.
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import * as deliveriesEventReference from '../../src/db/migrations/2026-11-28T1900-deliveries-event-reference.ts';
 import { startRetentionWorker } from '../../src/process/retention-worker.ts';
 import { purgeWebhookHistory, retentionCutoff } from '../../src/modules/webhooks/retention.ts';
 import type { TestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { deliveries, until, WEBHOOK_ENV, worker } from './helpers.ts';
+import { createKey, createTree } from '../support/factories.ts';
+import { createEndpoint, deliveries, until, WEBHOOK_ENV, worker } from './helpers.ts';
 import { daysAgo, history } from './history.ts';
 
 const attemptsOf = async (t: TestApp, deliveryId: string) =>
@@ -77,3 +79,22 @@ eachDatabase('the worker\'s retention pass runs once a day across workers, and n
   await pass(30);
   assert.deepEqual(await listed(), [h.pending.id]);
 }, { env: WEBHOOK_ENV });
+
+eachDatabase('the 2026-11-28 migration of the deliveries\' event reference goes down and up again', async (t) => {
+  const db = t.testDb.database.db;
+  const orphan = () => sql`insert into webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, status, attempt_count, next_attempt_at, created_at)
+    select 'orphan', e.account_id, e.id, 'no-such-event', 'ping', 'pending', 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' from webhook_endpoints e`.execute(db);
+  const tree = await createTree(t);
+  await createEndpoint(t, await createKey(t, tree.accountId, tree.root, ['webhooks:manage']), 'https://hooks.example.com/x', ['review.received']);
+  await deliveriesEventReference.down(db);
+  // Down: the foreign key holds again (SQLite's was never dropped: only its index goes).
+  if (t.dialect === 'postgres') await assert.rejects(orphan(), /foreign key/);
+  await deliveriesEventReference.up(db);
+  if (t.dialect === 'postgres') {
+    await orphan(); // up: the reference is the writers' to keep, not a key's
+    await sql`delete from webhook_deliveries where id = 'orphan'`.execute(db);
+  } else {
+    const plan = await sql<{ detail: string }>`explain query plan select 1 from webhook_deliveries where event_id = 'x'`.execute(db);
+    assert.match(plan.rows.map((r) => r.detail).join(' '), /webhook_deliveries_event/);
+  }
+});
