@@ -3,7 +3,7 @@
 // pass it options.
 import { spawnSync } from 'node:child_process';
 
-const BENCHMARKS = ['cli-start.ts', 'reviews.ts', 'import.ts', 'guests.ts', 'webhooks.ts', 'client-sync.ts', 'faults.ts', 'redis-outage.ts', 'extraction.ts', 'insights-pipeline.ts', 'dashboard.ts', 'invitations.ts', 'floor.ts'];
+const BENCHMARKS = ['cli-start.ts', 'reviews.ts', 'import.ts', 'guests.ts', 'webhooks.ts', 'client-sync.ts', 'faults.ts', 'redis-outage.ts', 'extraction.ts', 'insights-pipeline.ts', 'dashboard.ts', 'invitations.ts', 'retention.ts', 'floor.ts'];
 
 for (const file of BENCHMARKS) {
   console.log(`\n=== bench/${file} ===`);
