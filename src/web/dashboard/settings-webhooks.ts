@@ -30,16 +30,12 @@ const idOf = (request: FastifyRequest): string => (request.params as { id: strin
 export const settingsWebhooksPage: DashboardPage = {
   routes(web, ctx: AppContext) {
     // Owners of the whole account only: endpoints receive every event of the account (sessions.ts).
-    const owner = requireUser('owner');
-    const guard = {
-      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-        await owner.call(web, request, reply);
-        if (reply.sent || request.signedIn === null) return;
-        if (!scopeOf(request).scopes.includes('webhooks:manage')) {
-          throw new AppError(403, 'webhook endpoints receive the events of the whole account: only an owner of the whole account manages them');
-        }
-      },
+    const wholeAccount = async (request: FastifyRequest) => {
+      if (!scopeOf(request).scopes.includes('webhooks:manage')) {
+        throw new AppError(403, 'webhook endpoints receive the events of the whole account: only an owner of the whole account manages them');
+      }
     };
+    const guard = { preHandler: [requireUser('owner'), wholeAccount] };
     const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
     const noticeOf = (request: FastifyRequest): string | null => {
       const done = (request.query as { done?: unknown }).done;
