@@ -171,6 +171,9 @@ eachDatabase('GET /api/v4/docs serves the reference page, whose assets load and 
     const r = await t.app.inject({ method: 'GET', url: page });
     assert.equal(r.statusCode, 200);
     assert.match(String(r.headers['content-type']), /^text\/html/);
+    const csp = String(r.headers['content-security-policy']);
+    assert.match(csp, /script-src 'self'(;|$)/, 'scripts only from this server, none inline');
+    assert.match(csp, /frame-ancestors 'none'/);
     const assets = [...r.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, `http://localhost${page}`).pathname);
     assert.ok(assets.some((a) => a.endsWith('/swagger-initializer.js')), 'the page runs the initializer');
     assert.match(r.body, /<title>Repute API reference<\/title>/);
@@ -211,8 +214,18 @@ test('the reference page renders the API in headless Chromium', async () => {
         outside.push(route.request().url());
         return route.abort();
       });
+      // The page's Content-Security-Policy refuses nothing it needs (a refusal is logged as an error).
+      const consoleErrors: string[] = [];
+      page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
       await page.goto(`${address}${PREFIX}/docs`, { waitUntil: 'networkidle', timeout: 30_000 });
       await page.locator('.swagger-ui .info .title').waitFor({ timeout: 20_000 });
+      // "Try it out" reaches this server under that policy: without a key, GET /reviews answers 401.
+      const reviews = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/reviews$/ }) }).first();
+      await reviews.locator('.opblock-summary').click();
+      await reviews.getByRole('button', { name: 'Try it out' }).click();
+      await reviews.getByRole('button', { name: 'Execute' }).click();
+      await reviews.locator('.live-responses-table .response-col_status', { hasText: '401' }).waitFor({ timeout: 20_000 });
+      assert.deepEqual(consoleErrors.filter((text) => !/status of 401/.test(text)), []);
       assert.deepEqual(outside, []);
       const icon = await page.locator('link[rel="icon"]').getAttribute('href');
       assert.match(icon ?? '', /favicon\.svg$/);
