@@ -81,8 +81,15 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   const bad = await client.get('/reviews?from=yesterday');
   assert.equal(bad.statusCode, 400);
   assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday"><span class="field-fault" id="from-fault">from must be a date \(YYYY-MM-DD\)<\/span>/, 'the fault stands next to its field');
+  const badLanguage = await client.get(`/reviews?language=${'x'.repeat(40)}`);
+  assert.equal(badLanguage.statusCode, 400);
+  assert.match(badLanguage.body, /<datalist id="f-lang-choices">.*<\/datalist><span class="field-fault" id="language-fault">/, 'the language fault stands next to its field');
   const german = await client.get('/reviews', { 'accept-language': 'de' });
   assert.match(german.body, /<h1>Bewertungen<\/h1>/);
+  // The language filter suggests the five extraction languages, named in the page's language.
+  assert.match(german.body, /<input id="f-lang" name="language" type="text" size="5" list="f-lang-choices" value="">/);
+  assert.match(german.body, /<option value="fr">Französisch<\/option>/);
+  assert.match(inbox.body, /<option value="fr">French<\/option>/);
 });
 
 eachDatabase('answering a review on the second page comes back to that page, not the first', async (t) => {

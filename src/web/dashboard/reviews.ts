@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cursorsFor, filterBinding } from '../../http/pagination.ts';
+import { ENGINE_LANGUAGES } from '../../extraction/types.ts';
 import { invalid } from '../../lib/errors.ts';
 import { listVisibleProperties, type PropertyName } from '../../modules/nodes/service.ts';
 import { ReviewListQuery, ReplyInput } from '../../modules/reviews/schemas.ts';
@@ -23,6 +24,21 @@ const BINDING = 'dashboard /reviews';
 
 /** The filter form's fields as the page shows them back (strings, '' for "any"). */
 interface FilterForm { node_id: string; platform: string; rating_min: string; rating_max: string; language: string; replied: string; from: string; to: string }
+
+/**
+ * Suggestions under the language filter, named in the page's language ("de" · "German" / "Deutsch"):
+ * the languages topics are extracted in. Any other code a review carries can still be typed.
+ */
+const languageLists = new Map<string, Array<{ code: string; name: string }>>();
+function languageChoices(pageLanguage: string): Array<{ code: string; name: string }> {
+  let list = languageLists.get(pageLanguage);
+  if (list === undefined) {
+    const names = new Intl.DisplayNames([pageLanguage], { type: 'language' });
+    list = ENGINE_LANGUAGES.map((code) => ({ code, name: names.of(code) ?? code }));
+    languageLists.set(pageLanguage, list);
+  }
+  return list;
+}
 
 const FILTER_FIELDS: ReadonlyArray<keyof FilterForm> = ['node_id', 'platform', 'rating_min', 'rating_max', 'language', 'replied', 'from', 'to'];
 
@@ -114,7 +130,7 @@ export const reviewsPage: DashboardPage = {
         notice: raw.sent === '1' && fault === null ? t('reviews.sent') : null,
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
-        filterFault, replyFault: fault,
+        filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
       }, reviewsCatalog);
     };
 
