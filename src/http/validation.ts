@@ -27,6 +27,8 @@ function makeAjv(options: Options): Ajv {
 
 const strict = makeAjv({ coerceTypes: false });
 const coercing = makeAjv({ coerceTypes: 'array' });
+/** Bodies built from a dashboard form: the same rules, every fault found, so each field shows its own. */
+const everyFault = makeAjv({ coerceTypes: false, allErrors: true });
 
 interface AjvError {
   instancePath: string;
@@ -187,8 +189,14 @@ interface ValidateFn {
   errors?: unknown;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  compileWith(httpPart === 'body' ? strict : coercing, schema, httpPart);
+
+/** A body's validator that reports every fault, not only the first (the dashboard's forms). */
+export const formValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) => compileWith(everyFault, schema, 'body');
+
+function compileWith(ajv: Ajv, schema: unknown, httpPart: string | undefined): ReturnType<FastifySchemaCompiler<unknown>> {
+  const validate = ajv.compile(schema as object);
   const numbers = httpPart === 'body' ? [] : numberRules(schema);
   const uuids = httpPart === 'params' ? [] : uuidProperties(schema);
   const checked: ValidateFn = (data) => {
@@ -204,4 +212,4 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     return valid;
   };
   return checked as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+}

@@ -16,6 +16,16 @@ export class DomainError extends Error {
 /** The input breaks a rule of the domain (a field names something that does not fit). */
 export const invalid = (message: string): DomainError => new DomainError('invalid', message);
 
+/**
+ * Several fields break their rules at once, each named with its own message ("email must be …"): a
+ * dashboard form shows each beside its field; anywhere else it reads as the messages joined by "; ".
+ */
+export class FieldsInvalid extends DomainError {
+  constructor(readonly faults: ReadonlyArray<{ field: string; message: string }>) {
+    super('invalid', faults.map((f) => f.message).join('; '));
+  }
+}
+
 /** What the caller named does not exist, or not for this caller. */
 export const notFound = (what = 'resource', message = `${what} not found`): DomainError => new DomainError('not-found', message);
 

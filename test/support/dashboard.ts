@@ -73,10 +73,10 @@ export class DashboardClient {
   }
 
   /** GETs the page and POSTs a form to `action` with that page's CSRF token. */
-  async submit(page: string, action: string, fields: Record<string, string | string[]>): Promise<LightMyRequestResponse> {
-    const res = await this.get(page);
+  async submit(page: string, action: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    const res = await this.get(page, headers);
     assert.equal(res.statusCode, 200, `GET ${page}: ${res.body.slice(0, 300)}`);
-    return this.post(action, { _csrf: csrfOf(res.body), ...fields });
+    return this.post(action, { _csrf: csrfOf(res.body), ...fields }, headers);
   }
 
   async signIn(email: string, password: string = PASSWORD): Promise<LightMyRequestResponse> {

@@ -15,14 +15,19 @@ eachDatabase('an owner creates a user, changes its role and removes it', async (
   const client = await signedIn(t, owner.email);
   const short = await client.submit('/settings/users', '/settings/users', { email: 'gm@harbour.example', password: 'short', role: 'manager', node_id: tree.properties[0] });
   assert.equal(short.statusCode, 400);
-  assert.match(short.body, /id="password-fault">password must be 12 to 1024 characters long</);
+  assert.match(short.body, /id="password-fault">Please use 12 to 1024 characters\.</);
   assert.match(short.body, /value="gm@harbour.example"/);
+  // Two faults at once: each beside its own field, in the page's language.
+  const both = await client.submit('/settings/users', '/settings/users', { email: 'not-an-address', password: 'short', role: 'manager', node_id: '' }, { 'accept-language': 'de' });
+  assert.equal(both.statusCode, 400);
+  assert.match(both.body, /aria-invalid="true" aria-describedby="email-fault"[\s\S]*id="email-fault">Bitte geben Sie eine E-Mail-Adresse ein\.</);
+  assert.match(both.body, /id="password-fault">Bitte verwenden Sie 12 bis 1024 Zeichen\.</);
 
   const created = await client.submit('/settings/users', '/settings/users', { email: 'gm@harbour.example', password: PASSWORD, role: 'viewer', node_id: tree.properties[0] });
   assert.equal(created.statusCode, 303);
   const dup = await client.submit('/settings/users', '/settings/users', { email: 'GM@Harbour.example', password: PASSWORD, role: 'viewer', node_id: '' });
   assert.equal(dup.statusCode, 409);
-  assert.match(dup.body, /id="email-fault">email is already the e-mail of a user</);
+  assert.match(dup.body, /id="email-fault">A user with this e-mail address already exists\.</);
 
   const gm = await signedIn(t, 'gm@harbour.example');
   assert.equal((await gm.get('/settings/api')).statusCode, 403);

@@ -83,6 +83,11 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
   const bad = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'ftp://example.com/x', events: ['review.received'] });
   assert.equal(bad.statusCode, 400);
   assert.match(bad.body, /id="url-fault">Please enter a web address starting with https:\/\/ \(or http:\/\/\)\.</);
+  const allWrong = await client.submit('/settings/webhooks', '/settings/webhooks', { name: '', url: 'hooks.example.com' });
+  assert.equal(allWrong.statusCode, 400);
+  for (const [name, words] of [['name', 'Please fill this in.'], ['url', 'Please enter a web address'], ['events', 'Please choose at least one.']]) {
+    assert.match(allWrong.body, new RegExp(`id="${name}-fault">${words!.replace(/[.()/]/g, '\\$&')}`), `the ${name} fault beside its field`);
+  }
   const noEvents = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'https://hooks.example.com/x' });
   assert.equal(noEvents.statusCode, 400);
   assert.match(noEvents.body, /id="events-fault">Please choose at least one\./);

@@ -7,7 +7,7 @@ import type { Principal } from '../../access/principal.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { DB, UserRow } from '../../db/schema.ts';
-import { conflict, invalid, notFound } from '../../lib/errors.ts';
+import { conflict, FieldsInvalid, invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
 import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
@@ -25,11 +25,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The checks the schema makes, made again here so the CLI and the Settings form get the same answer. */
 function checkInput(input: UserInput): void {
-  if (input.email.length > 254 || !EMAIL.test(input.email)) throw invalid('email must be an e-mail address (name@domain)');
+  const faults: Array<{ field: string; message: string }> = [];
+  if (input.email.length > 254 || !EMAIL.test(input.email)) faults.push({ field: 'email', message: 'email must be an e-mail address (name@domain)' });
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) {
-    throw invalid(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
+    faults.push({ field: 'password', message: `password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long` });
   }
-  if (!(ROLES as readonly string[]).includes(input.role)) throw invalid(`role must be one of: ${ROLES.join(', ')}`);
+  if (!(ROLES as readonly string[]).includes(input.role)) faults.push({ field: 'role', message: `role must be one of: ${ROLES.join(', ')}` });
+  if (faults.length > 0) throw new FieldsInvalid(faults);
 }
 
 export async function createUser(db: Kysely<DB>, accountId: string, input: UserInput): Promise<User> {

@@ -30,7 +30,7 @@ export const accountPage: DashboardPage = {
         ctx.sessions.clear();
       } catch (error) {
         const fault = formFault(error, ['language'], languageOf(request));
-        return show(request, reply.status(fault.status), { fault: fault.message });
+        return show(request, reply.status(fault.status), { fault: fault.fields.get('language') ?? fault.general });
       }
       return reply.redirect('/account?saved=1', 303);
     });

@@ -3,7 +3,7 @@
 // JSON); beside the Name field the page says "Please fill this in." / "Bitte füllen Sie dieses Feld aus.".
 // Rules this table does not know keep the service's own message, without the "body." prefix.
 
-type Words = Record<'en' | 'de', (n: string) => string>;
+type Words = Record<'en' | 'de', (n: string, m: string) => string>;
 
 const RULES: Array<[RegExp, Words]> = [
   [/ must NOT have fewer than 1 characters$/, { en: () => 'Please fill this in.', de: () => 'Bitte füllen Sie dieses Feld aus.' }],
@@ -16,7 +16,11 @@ const RULES: Array<[RegExp, Words]> = [
     en: () => 'Please enter a web address starting with https:// (or http://).',
     de: () => 'Bitte geben Sie eine Webadresse ein, die mit https:// (oder http://) beginnt.',
   }],
-  [/ must match format "email"$/, { en: () => 'Please enter an e-mail address.', de: () => 'Bitte geben Sie eine E-Mail-Adresse ein.' }],
+  [/ must (?:match format "email"|be an e-mail address \(name@domain\))$/, { en: () => 'Please enter an e-mail address.', de: () => 'Bitte geben Sie eine E-Mail-Adresse ein.' }],
+  [/ must be (\d+) to (\d+) characters long$/, { en: (n, m) => `Please use ${n} to ${m} characters.`, de: (n, m) => `Bitte verwenden Sie ${n} bis ${m} Zeichen.` }],
+  [/^email is already the e-mail of a user$/, {
+    en: () => 'A user with this e-mail address already exists.', de: () => 'Es gibt bereits einen Benutzer mit dieser E-Mail-Adresse.',
+  }],
 ];
 
 /** The message for a person: a known rule in the page's language, else the service's words without "body.". */
@@ -24,7 +28,7 @@ export function faultWords(message: string, language: string): string {
   const plain = message.replace(/^(?:body|querystring)\./, '');
   for (const [rule, words] of RULES) {
     const match = rule.exec(plain);
-    if (match) return (language === 'de' ? words.de : words.en)(match[1] ?? '');
+    if (match) return (language === 'de' ? words.de : words.en)(match[1] ?? '', match[2] ?? '');
   }
   return plain;
 }

@@ -1,12 +1,12 @@
 // Reading form bodies (application/x-www-form-urlencoded: a field is a string, or a list when sent
-// more than once) and turning a service's refusal into a message shown next to its field. A body
+// more than once) and turning a service's refusal into messages shown next to the fields they name. A body
 // sent as JSON instead may hold anything: a value that is not a string reads as absent, so a form's
 // code only ever meets strings.
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { describeValidation } from '../../http/errors.ts';
-import { validatorCompiler } from '../../http/validation.ts';
-import { DomainError, invalid } from '../../lib/errors.ts';
+import { formValidatorCompiler } from '../../http/validation.ts';
+import { DomainError, FieldsInvalid } from '../../lib/errors.ts';
 import { faultWords } from './fault-words.ts';
 
 const sentValue = (request: FastifyRequest, name: string): unknown => {
@@ -27,39 +27,67 @@ export function fieldList(request: FastifyRequest, name: string): string[] {
   return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 }
 
-/** A refusal to show on the form: the field it names (the message's first word, body. dropped) and the message. */
+/** The refusals to show on a form: beside each field at fault, and above the form for the rest. */
 export interface FormFault {
-  field: string | null;
-  message: string;
-  /** The status the re-shown form answers with: 409 for a clash with the current state, else 400. */
+  /** Each faulty field's message, by the field's name. */
+  fields: ReadonlyMap<string, string>;
+  /** A refusal that names no field of the form, or null. */
+  general: string | null;
+  /** The status the re-shown form answers with: 409 for a clash with the current state, else 400 (422 unprocessable). */
   status: number;
 }
 
+/** The field a service's message names: its first word, "body." dropped. */
+const namedField = (message: string): string | null => /^(?:body\.|querystring\.)?([a-z_]+)/.exec(message)?.[1] ?? null;
+
 /**
- * A domain error of a service as a form fault, its message in the page's language where it is a
- * rule a person can be told plainly (fault-words.ts); anything else is thrown on (a fault page).
+ * A domain error of a service as the faults to show on the form, in the page's language where the
+ * rule is one a person can be told plainly (fault-words.ts); anything else is thrown on (a fault page).
  */
 export function formFault(error: unknown, fields: readonly string[], language: string): FormFault {
   if (!(error instanceof DomainError) || error.kind === 'not-found' || error.kind === 'unauthenticated') throw error;
-  const named = /^(?:body\.|querystring\.)?([a-z_]+)/.exec(error.message)?.[1] ?? null;
-  const field = named !== null && fields.includes(named) ? named : null;
-  return { field, message: faultWords(error.message, language), status: error.kind === 'conflict' ? 409 : error.kind === 'unprocessable' ? 422 : 400 };
+  const status = error.kind === 'conflict' ? 409 : error.kind === 'unprocessable' ? 422 : 400;
+  const faults = error instanceof FieldsInvalid ? error.faults : [{ field: namedField(error.message) ?? '', message: error.message }];
+  const byField = new Map<string, string>();
+  const general: string[] = [];
+  for (const fault of faults) {
+    const words = faultWords(fault.message, language);
+    if (fields.includes(fault.field)) byField.set(fault.field, byField.has(fault.field) ? `${byField.get(fault.field)} ${words}` : words);
+    else general.push(words);
+  }
+  return { fields: byField, general: general.length > 0 ? general.join(' ') : null, status };
 }
 
-/**
- * Checks a body built from a form against the API's own TypeBox schema, with the API's validator:
- * the same rules and the same messages ("body.name must NOT have more than 120 characters").
- */
 type Checker = ((value: unknown) => boolean) & { errors?: Parameters<typeof describeValidation>[1] };
+type AjvError = Parameters<typeof describeValidation>[1][number];
 /** One checker per schema (schemas are constants; the inbox checks its filter form on every request). */
 const checkers = new WeakMap<TSchema, Checker>();
 
+/** The top-level field an error is about: its path's first step, or the property it says is missing or extra. */
+function topField(error: AjvError): string {
+  const first = error.instancePath.split('/')[1];
+  if (first !== undefined) return first.replaceAll('~1', '/').replaceAll('~0', '~');
+  const named = error.params.missingProperty ?? error.params.additionalProperty;
+  return typeof named === 'string' ? named : '';
+}
+
+/**
+ * Checks a body built from a form against the API's own TypeBox schema, with the API's rules and
+ * messages ("body.name must NOT have more than 120 characters"), finding every fault at once: a form
+ * with two wrong fields shows both.
+ */
 export function checkBody<T>(schema: TSchema, body: Record<string, unknown>): T {
   let check = checkers.get(schema);
   if (check === undefined) {
-    check = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/form' }) as unknown as Checker;
+    check = formValidatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/form' }) as unknown as Checker;
     checkers.set(schema, check);
   }
   if (check(body)) return body as T;
-  throw invalid(describeValidation('body', check.errors ?? []));
+  const errors = check.errors ?? [];
+  const byField = new Map<string, AjvError[]>();
+  for (const error of errors) {
+    const name = topField(error);
+    byField.set(name, [...(byField.get(name) ?? []), error]);
+  }
+  throw new FieldsInvalid([...byField].map(([name, group]) => ({ field: name, message: describeValidation('body', group) })));
 }

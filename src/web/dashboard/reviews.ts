@@ -25,6 +25,9 @@ const BINDING = 'dashboard /reviews';
 /** The filter form's fields as the page shows them back (strings, '' for "any"). */
 interface FilterForm { node_id: string; platform: string; rating_min: string; rating_max: string; language: string; replied: string; from: string; to: string }
 
+/** The filters with a place for their fault beside them (the others are lists of fixed choices: above the form). */
+const FAULT_SPOTS = ['node_id', 'rating_min', 'rating_max', 'language', 'from', 'to'];
+
 /**
  * Suggestions under the language filter, named in the page's language ("de" · "German" / "Deutsch"):
  * the languages topics are extracted in. Any other code a review carries can still be typed.
@@ -92,7 +95,7 @@ export const reviewsPage: DashboardPage = {
       return m;
     };
 
-    const show = async (request: FastifyRequest, reply: FastifyReply, fault: { reviewId: string | null; fault: FormFault } | null = null) => {
+    const show = async (request: FastifyRequest, reply: FastifyReply, fault: { reviewId: string; message: string } | null = null) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), reviewsCatalog);
       const raw = request.query as Record<string, unknown>;
@@ -106,7 +109,7 @@ export const reviewsPage: DashboardPage = {
         const cursor = typeof raw.cursor === 'string' ? raw.cursor : undefined;
         page = cursors.sealPage(binding, await listReviews(ctx.db, principal, cursors.open(binding, cursor), PAGE_SIZE, query));
       } catch (error) {
-        filterFault = formFault(error, FILTER_FIELDS as string[], languageOf(request));
+        filterFault = formFault(error, FAULT_SPOTS, languageOf(request));
         reply.status(filterFault.status);
       }
       const { names, options } = made(properties);
@@ -148,7 +151,7 @@ export const reviewsPage: DashboardPage = {
       } catch (error) {
         const fault = formFault(error, ['text'], languageOf(request));
         request.query = Object.fromEntries(new URLSearchParams(back.split('?')[1] ?? ''));
-        return show(request, reply.status(fault.status), { reviewId: id, fault: { ...fault, message: fault.message.replace(/^text\b/, 'reply') } });
+        return show(request, reply.status(fault.status), { reviewId: id, message: (fault.fields.get('text') ?? fault.general ?? '').replace(/^text\b/, 'reply') });
       }
       return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}sent=1#review-${id}`, 303);
     });
