@@ -4,7 +4,9 @@
 // hotel sees only its reviews; axe finds no serious or critical violation on the inbox, Analytics (its
 // chart drawn by uPlot), Insights and Surveys.
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { createTestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
@@ -81,3 +83,35 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     await receiver.close();
   }
 }, { env: { ...WEBHOOK_ENV } });
+
+test('in a browser: a refused reply keeps every draft and takes focus; a reload shows the inbox, not the form\'s address', async () => {
+  const t = await createTestApp('sqlite');
+  let browser: Browser | null = null;
+  try {
+    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/\/$/, '');
+    const tree = await createTree(t);
+    await createReview(t, tree.accountId, tree.properties[0], { text: 'Breakfast was cold.', rating: 2 });
+    await createReview(t, tree.accountId, tree.properties[0], { text: 'Lovely view.', rating: 5 });
+    const manager = await createUser(t, tree.accountId, 'manager');
+    browser = await launchBrowser();
+    const page = await browser.newPage();
+    await signInBrowser(page, base, manager.email);
+    await page.goto(`${base}/reviews`);
+    const cold = page.getByRole('article').filter({ hasText: 'Breakfast was cold.' });
+    const view = page.getByRole('article').filter({ hasText: 'Lovely view.' });
+    await cold.getByLabel('Reply').fill('A draft, half written');
+    await view.getByLabel('Reply').fill('   ');
+    await view.getByRole('button', { name: 'Send reply' }).click();
+    await view.getByText('Please fill this in.').waitFor();
+    assert.equal(await cold.getByLabel('Reply').inputValue(), 'A draft, half written', 'the other review\'s draft is kept');
+    assert.equal(await view.getByLabel('Reply').getAttribute('aria-invalid'), 'true');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true', null, { timeout: 5000 }); // the refused field takes the focus
+    // The page answered POST /reviews/{id}/reply; its history entry is the inbox, so a reload shows it.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Reviews', level: 1 }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/reviews');
+  } finally {
+    await browser?.close();
+    await t.close();
+  }
+});

@@ -34,4 +34,8 @@ eachDatabase('overview: this month, NPS, worst topics and unanswered negative re
   assert.equal((page.body.match(/<li><a href="\/reviews\?replied=no&amp;rating_max=2#review-[0-9a-f-]{36}">Harbour Hotel · 1★ google · \d{4}-\d{2}-\d{2}<\/a>: The room was dirty\.<\/li>/g) ?? []).length, 3);
   assert.ok(!page.body.includes('Far away'), 'a review out of reach is not listed');
   assert.match(page.body, /href="\/reviews\?replied=no&amp;rating_max=2"/);
+  // Figures in the page's language: a German page writes the decimal comma (2 of 3 recommend).
+  for (const recommend of [true, true, false]) await createReview(t, tree.accountId, tree.properties[1], { text: 'Fine.', rating: 4, reviewed_at: now, recommend });
+  const german = await client.get('/', { 'accept-language': 'de' });
+  assert.match(german.body, /<dt>Empfehlungsquote<\/dt><dd>66,7 %<\/dd>/);
 });

@@ -64,7 +64,7 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   // An empty reply is shown beside its field.
   const empty = await client.post(`/reviews/${mine.id}/reply`, { _csrf: csrf, reply: '   ', back: '/reviews' });
   assert.equal(empty.statusCode, 400);
-  assert.match(empty.body, /<span class="field-fault" role="alert">Please fill this in\.<\/span>/);
+  assert.match(empty.body, /<span class="field-fault" role="alert" id="reply-\d+-fault">Please fill this in\.<\/span>/);
 });
 
 eachDatabase('a viewer reads the inbox without forms and may not answer; a bad filter is named', async (t) => {
@@ -80,7 +80,20 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   assert.equal((await client.post(`/reviews/${review.id}/reply`, { _csrf: csrf, reply: 'hello' })).statusCode, 403);
   const bad = await client.get('/reviews?from=yesterday');
   assert.equal(bad.statusCode, 400);
-  assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday"><span class="field-fault" id="from-fault">from must be a date \(YYYY-MM-DD\)<\/span>/, 'the fault stands next to its field');
+  assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday"><span class="field-fault" id="from-fault">Please enter a date\.<\/span>/, 'the fault stands next to its field');
+  // Every fault at once, each beside its field; a day the calendar does not have is not a date.
+  const several = await client.get('/reviews?from=2026-02-30&to=soon&rating_min=9', { 'accept-language': 'de' });
+  assert.equal(several.statusCode, 400);
+  assert.match(several.body, /id="from-fault">Bitte geben Sie ein Datum ein\.</);
+  assert.match(several.body, /id="to-fault">Bitte geben Sie ein Datum ein\.</);
+  assert.match(several.body, /id="rating_min-fault">Bitte geben Sie 5 oder weniger ein\.</);
+  const reversed = await client.get('/reviews?rating_min=5&rating_max=1');
+  assert.match(reversed.body, /id="rating_min-fault">The lowest rating must not be above the highest\.</);
+  // A property outside the user's reach, typed into the address: a fault of the filter, not a missing page.
+  const stranger = await createTree(t);
+  const outside = await client.get(`/reviews?node_id=${stranger.properties[0]}`);
+  assert.equal(outside.statusCode, 400);
+  assert.match(outside.body, /id="node_id-fault">Please choose your own part of the account or one below it\.</);
   const badLanguage = await client.get(`/reviews?language=${'x'.repeat(40)}`);
   assert.equal(badLanguage.statusCode, 400);
   assert.match(badLanguage.body, /<datalist id="f-lang-choices">.*<\/datalist><span class="field-fault" id="language-fault">/, 'the language fault stands next to its field');

@@ -58,7 +58,7 @@ eachDatabase('a bad key form is shown again with the fault next to its field', a
   const other = await createTree(t);
   const foreign = await client.submit('/settings/api', '/settings/api', { node_id: other.root, scopes: ['reviews:read'] });
   assert.equal(foreign.statusCode, 400);
-  assert.match(foreign.body, /id="node_id-fault">node_id must be/);
+  assert.match(foreign.body, /id="node_id-fault">Please choose your own part of the account or one below it\./);
   const long = await client.submit('/settings/api', '/settings/api', { name: 'x'.repeat(201), node_id: tree.root, scopes: ['reviews:read'] });
   assert.equal(long.statusCode, 400);
   assert.match(long.body, /id="name-fault">At most 200 characters, please\.</);
@@ -83,7 +83,7 @@ eachDatabase('an owner bound to a region reaches the keys and nodes of its subtr
 
   const outside = await client.submit('/settings/api', '/settings/api', { node_id: tree.properties[2], scopes: ['reviews:read'] });
   assert.equal(outside.statusCode, 400);
-  assert.match(outside.body, /node_id must be your node or a node below it/);
+  assert.match(outside.body, /id="node_id-fault">Please choose your own part of the account or one below it\.</);
 
   // A forged id of a key outside the subtree, of another account, or no id at all: 404.
   const other = await createTree(t);

@@ -74,5 +74,5 @@ eachDatabase('an owner of a region sees and manages the users of its subtree onl
   }
   const outside = await client.submit('/settings/users', '/settings/users', { email: 'z@z.example', password: PASSWORD, role: 'viewer', node_id: '' });
   assert.equal(outside.statusCode, 400);
-  assert.match(outside.body, /node_id must be your node or a node below it/);
+  assert.match(outside.body, /id="node_id-fault">Please choose your own part of the account or one below it\.</);
 });

@@ -52,9 +52,11 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
   assert.match(bad.body, /aria-invalid="true" aria-describedby="delay_hours-fault"/);
   assert.match(bad.body, /<span class="field-fault" id="delay_hours-fault">Please enter 0 or more\.<\/span>/);
   assert.match(bad.body, /value="-3"/);
+  // A reload of that answer (forget-post.js makes its history entry the canonical address) shows the survey's page.
+  assert.match(bad.body, new RegExp(`<link rel="canonical" href="/surveys\\?survey=${survey.id}#invitations">`));
   const outside = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[2], delay_hours: '2', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
   assert.equal(outside.statusCode, 400);
-  assert.match(outside.body, /id="node_id-fault">node_id must be your node or a node below it/);
+  assert.match(outside.body, /id="node_id-fault">Please choose your own part of the account or one below it\.</);
 
   const made = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
   assert.equal(made.statusCode, 303);

@@ -16,7 +16,7 @@ export const accountPage: DashboardPage = {
       const principal = scopeOf(request);
       const node = principal.isAccountRoot ? null : (await listVisibleNodes(ctx.db, principal))[0]?.name ?? null;
       return renderPage(request, reply, 'dashboard/account.eta', {
-        title: t('account.title'), node, languages: LANGUAGES, language: userOf(request).language, saved: extra.saved ?? false, fault: extra.fault ?? null,
+        title: t('account.title'), node, languages: LANGUAGES, language: userOf(request).language, saved: extra.saved ?? false, fault: extra.fault ?? null, pageUrl: '/account',
       });
     };
 

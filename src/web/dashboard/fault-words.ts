@@ -9,7 +9,17 @@ const RULES: Array<[RegExp, Words]> = [
   [/ must NOT have fewer than 1 characters$/, { en: () => 'Please fill this in.', de: () => 'Bitte füllen Sie dieses Feld aus.' }],
   [/ must NOT have more than (\d+) characters$/, { en: (n) => `At most ${n} characters, please.`, de: (n) => `Bitte höchstens ${n} Zeichen.` }],
   [/ must NOT have fewer than 1 items$/, { en: () => 'Please choose at least one.', de: () => 'Bitte wählen Sie mindestens eines aus.' }],
-  [/ must be (?:number|integer)$/, { en: () => 'Please enter a number.', de: () => 'Bitte geben Sie eine Zahl ein.' }],
+  [/ must be number$/, { en: () => 'Please enter a number.', de: () => 'Bitte geben Sie eine Zahl ein.' }],
+  [/ must be integer$/, { en: () => 'Please enter a whole number.', de: () => 'Bitte geben Sie eine ganze Zahl ein.' }],
+  [/ must (?:match format "uuid"|be one of: .*)$/, { en: () => 'Please choose one of the options offered.', de: () => 'Bitte wählen Sie eine der angebotenen Möglichkeiten.' }],
+  [/^node_id must be your node or a node below it$/, {
+    en: () => 'Please choose your own part of the account or one below it.', de: () => 'Bitte wählen Sie Ihren eigenen Bereich des Kontos oder einen darunter.',
+  }],
+  [/^(?:from|to) must be a date \(YYYY-MM-DD\)$/, { en: () => 'Please enter a date.', de: () => 'Bitte geben Sie ein Datum ein.' }],
+  [/^rating_min must be at most rating_max$/, {
+    en: () => 'The lowest rating must not be above the highest.', de: () => 'Die niedrigste Bewertung darf nicht über der höchsten liegen.',
+  }],
+  [/^from must be before to /, { en: () => 'The first day must not come after the last.', de: () => 'Der erste Tag darf nicht nach dem letzten liegen.' }],
   [/ must be >= (-?[\d.]+)$/, { en: (n) => `Please enter ${n} or more.`, de: (n) => `Bitte geben Sie ${n} oder mehr ein.` }],
   [/ must be <= (-?[\d.]+)$/, { en: (n) => `Please enter ${n} or less.`, de: (n) => `Bitte geben Sie ${n} oder weniger ein.` }],
   [/ must (?:be an absolute http or https URL|match format "uri")/, {

@@ -52,6 +52,8 @@ export function pageTranslator<K extends string>(language: string, catalogs?: Pa
 export interface PageData {
   /** The page's <h1> and <title> (already translated). */
   title: string;
+  /** For a page answering a POST whose address has no page of its own: where it lives as a GET. */
+  pageUrl?: string;
   [key: string]: unknown;
 }
 
@@ -74,6 +76,9 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
     ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: reply.pageCsrfToken(), path,
     num: (value: number) => formatNumber(value, lang),
     scripts: [...((data.scripts as string[] | undefined) ?? []), ...(request.method === 'POST' ? [FORGET_POST_JS] : [])],
+    // Where a page that answers a POST lives as a GET (forget-post.js makes it the history entry):
+    // the page's own address unless the form's address has no page (POST /surveys/{id}/rules).
+    pageUrl: request.method === 'POST' ? (data.pageUrl ?? request.url) : null,
     // webhooks: whether Settings → Webhooks is the user's (owners of the whole account).
     user: user === null ? null : { email: user.email, role: user.role, webhooks: user.principal.scopes.includes('webhooks:manage') },
   });

@@ -6,8 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { cursorsFor, filterBinding } from '../../http/pagination.ts';
 import { ENGINE_LANGUAGES } from '../../extraction/types.ts';
-import { invalid } from '../../lib/errors.ts';
-import { listVisibleProperties, type PropertyName } from '../../modules/nodes/service.ts';
+import { DomainError, FieldsInvalid, invalid } from '../../lib/errors.ts';
+import { listVisibleProperties, NOT_WITHIN_REACH, type PropertyName } from '../../modules/nodes/service.ts';
 import { ReviewListQuery, ReplyInput } from '../../modules/reviews/schemas.ts';
 import { getReview, listReviews, replyToReview, setHidden } from '../../modules/reviews/service.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
@@ -24,6 +24,27 @@ const BINDING = 'dashboard /reviews';
 
 /** The filter form's fields as the page shows them back (strings, '' for "any"). */
 interface FilterForm { node_id: string; platform: string; rating_min: string; rating_max: string; language: string; replied: string; from: string; to: string }
+
+/** A refused reply: the message beside its review's field, and what was typed in every field of the page, shown again. */
+interface ReplyFault {
+  reviewId: string;
+  message: string;
+  drafts: ReadonlyMap<string, string>;
+}
+
+/** The text of each review's field as sent (the inbox's form sends reply-{id} for every review of the page). */
+function draftsOf(request: FastifyRequest): Map<string, string> {
+  const body = request.body;
+  const drafts = new Map<string, string>();
+  if (typeof body !== 'object' || body === null) return drafts;
+  for (const name of Object.keys(body)) {
+    if (name.startsWith('reply-')) drafts.set(name.slice('reply-'.length), field(request, name));
+  }
+  const single = field(request, 'reply');
+  const id = (request.params as { id?: string }).id;
+  if (single !== '' && id !== undefined && !drafts.has(id)) drafts.set(id, single);
+  return drafts;
+}
 
 /** The filters with a place for their fault beside them (the others are lists of fixed choices: above the form). */
 const FAULT_SPOTS = ['node_id', 'rating_min', 'rating_max', 'language', 'from', 'to'];
@@ -50,11 +71,21 @@ function filterForm(query: Record<string, unknown>): FilterForm {
   return Object.fromEntries(FILTER_FIELDS.map((name) => [name, text(name)])) as unknown as FilterForm;
 }
 
-/** The list query of the filter form; a date range is whole days (UTC), `to` included. */
+/** The instant a day of the form starts (UTC), or null when the text is not a day of the calendar (2026-02-30). */
+function dayStart(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const start = Date.parse(`${value}T00:00:00Z`);
+  return Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== value ? null : start;
+}
+
+/** The list query of the filter form; a date range is whole days (UTC), `to` included. Every fault is reported at once. */
 function listQuery(form: FilterForm): ReviewListQuery {
-  const day = (value: string, name: string, next = false) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw invalid(`${name} must be a date (YYYY-MM-DD)`);
-    return new Date(Date.parse(`${value}T00:00:00Z`) + (next ? 86_400_000 : 0)).toISOString();
+  const faults: Array<{ field: string; message: string }> = [];
+  const day = (name: 'from' | 'to', next: boolean): string | undefined => {
+    if (!form[name]) return undefined;
+    const start = dayStart(form[name]);
+    if (start === null) faults.push({ field: name, message: `${name} must be a date (YYYY-MM-DD)` });
+    return start === null ? undefined : new Date(start + (next ? 86_400_000 : 0)).toISOString();
   };
   const query: Record<string, unknown> = {};
   if (form.node_id) query.node_id = form.node_id;
@@ -63,9 +94,18 @@ function listQuery(form: FilterForm): ReviewListQuery {
   if (form.rating_max) query.rating_max = Number(form.rating_max);
   if (form.language) query.language = form.language;
   if (form.replied === 'yes' || form.replied === 'no') query.replied = form.replied === 'yes';
-  if (form.from) query.from = day(form.from, 'from');
-  if (form.to) query.to = day(form.to, 'to', true);
-  return checkBody<ReviewListQuery>(ReviewListQuery, query);
+  const from = day('from', false);
+  const to = day('to', true);
+  if (from !== undefined) query.from = from;
+  if (to !== undefined) query.to = to;
+  try {
+    const checked = checkBody<ReviewListQuery>(ReviewListQuery, query);
+    if (faults.length === 0) return checked;
+  } catch (error) {
+    if (!(error instanceof FieldsInvalid)) throw error;
+    faults.push(...error.faults);
+  }
+  throw new FieldsInvalid(faults);
 }
 
 /** The inbox URL of a filter form (what a reply form returns to). */
@@ -95,7 +135,7 @@ export const reviewsPage: DashboardPage = {
       return m;
     };
 
-    const show = async (request: FastifyRequest, reply: FastifyReply, fault: { reviewId: string; message: string } | null = null) => {
+    const show = async (request: FastifyRequest, reply: FastifyReply, fault: ReplyFault | null = null) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), reviewsCatalog);
       const raw = request.query as Record<string, unknown>;
@@ -109,7 +149,9 @@ export const reviewsPage: DashboardPage = {
         const cursor = typeof raw.cursor === 'string' ? raw.cursor : undefined;
         page = cursors.sealPage(binding, await listReviews(ctx.db, principal, cursors.open(binding, cursor), PAGE_SIZE, query));
       } catch (error) {
-        filterFault = formFault(error, FAULT_SPOTS, languageOf(request));
+        // A property outside the user's reach (an edited address) is a fault of the filter, not a missing page.
+        const outOfReach = error instanceof DomainError && error.kind === 'not-found' && form.node_id !== '';
+        filterFault = formFault(outOfReach ? invalid(NOT_WITHIN_REACH) : error, FAULT_SPOTS, languageOf(request));
         reply.status(filterFault.status);
       }
       const { names, options } = made(properties);
@@ -134,6 +176,7 @@ export const reviewsPage: DashboardPage = {
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
+        pageUrl: fault === null ? undefined : `${back}#review-${fault.reviewId}`,
       }, reviewsCatalog);
     };
 
@@ -151,7 +194,9 @@ export const reviewsPage: DashboardPage = {
       } catch (error) {
         const fault = formFault(error, ['text'], languageOf(request));
         request.query = Object.fromEntries(new URLSearchParams(back.split('?')[1] ?? ''));
-        return show(request, reply.status(fault.status), { reviewId: id, message: (fault.fields.get('text') ?? fault.general ?? '').replace(/^text\b/, 'reply') });
+        return show(request, reply.status(fault.status), {
+          reviewId: id, message: (fault.fields.get('text') ?? fault.general ?? '').replace(/^text\b/, 'reply'), drafts: draftsOf(request),
+        });
       }
       return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}sent=1#review-${id}`, 303);
     });

@@ -58,6 +58,7 @@ export const surveysPage: DashboardPage = {
       return renderPage(request, reply, 'dashboard/surveys.eta', {
         title: t('surveys.title'), surveys, chosen, consentModes: CONSENT_MODES,
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
+        pageUrl: chosen === null ? '/surveys' : `/surveys?survey=${chosen.survey.id}#invitations`,
       }, surveysCatalog);
     };
 
