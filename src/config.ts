@@ -1,6 +1,6 @@
 // The service's configuration: one schema over the environment, parsed once at start and frozen.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 
@@ -73,11 +73,14 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
   return value;
 }
 
+/** A number of seconds as people write one: "300", "0.5" (never "0x10", "1e3" or "-1"). */
+const PLAIN_SECONDS = /^(0|[1-9]\d*)(\.\d+)?$/;
+
 function scheduleVar(env: Env, name: string, fallback: string): number[] {
-  const raw = env[name] ?? fallback;
+  const raw = env[name]?.trim() || fallback;
   const parts = raw.split(',').map((p) => p.trim());
   const values = parts.map(Number);
-  if (parts.length === 0 || parts.length > 50 || parts.some((p, i) => p === '' || !Number.isFinite(values[i]) || values[i]! < 0)) {
+  if (parts.length > 50 || parts.some((p) => !PLAIN_SECONDS.test(p))) {
     throw new ConfigError(`${name} must be a comma list of 1 to 50 non-negative numbers of seconds, got ${quote(raw)}`);
   }
   return values;
@@ -85,13 +88,17 @@ function scheduleVar(env: Env, name: string, fallback: string): number[] {
 
 function databaseUrlVar(env: Env): string {
   const url = env.DATABASE_URL?.trim() || 'sqlite:./data/repute.db';
+  // An empty path would be a database in memory, gone at the next stop, with a throwaway key: said, not guessed.
+  if (url.startsWith('sqlite:') && sqlitePath(url) === '') {
+    throw new ConfigError('DATABASE_URL sqlite: needs a file, e.g. sqlite:./data/repute.db (or sqlite::memory: for a database that vanishes at stop)');
+  }
   if (url.startsWith('sqlite:') || url.startsWith('postgres://') || url.startsWith('postgresql://')) return url;
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got ${quote(url)}`);
 }
 
 /** Path of the SQLite file named by a sqlite: URL (":memory:" stays as is). */
 export function sqlitePath(databaseUrl: string): string {
-  return databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '') || ':memory:';
+  return databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '');
 }
 
 function secretKeyVar(env: Env, databaseUrl: string): Buffer {
@@ -108,7 +115,11 @@ function secretKeyVar(env: Env, databaseUrl: string): Buffer {
   if (path === ':memory:') return randomBytes(32);
   // Embedded mode: keep a generated key beside the database file so a restart can still decrypt.
   const keyFile = join(dirname(path), 'secret.key');
-  if (existsSync(keyFile)) return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+  if (existsSync(keyFile)) {
+    const key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new ConfigError(`${keyFile} must hold 32 bytes, base64-encoded, as repute wrote it; it holds ${key.length} (restore it from a backup)`);
+    return key;
+  }
   // Owner-only, like the database beside it (connect.ts): the folder holds personal data and this key.
   mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
@@ -182,6 +193,33 @@ function mailFromVar(env: Env): string {
   return raw;
 }
 
+/** A host name (letters, digits, hyphens and dots) or an IP address. */
+function hostVar(env: Env): string {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  if (isIP(host) === 0 && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(host)) {
+    throw new ConfigError(`HOST must be an IP address or a host name of this machine (e.g. 127.0.0.1 or 0.0.0.0), got ${quote(host)}`);
+  }
+  return host;
+}
+
+/** A folder invitation e-mails are written to: one that exists and is writable, or can be made. */
+function mailDirVar(env: Env): string | null {
+  const dir = env.MAIL_DIR?.trim() || null;
+  if (dir === null) return null;
+  // The nearest folder that exists must be one this process may write to.
+  let existing = resolve(dir);
+  while (!existsSync(existing)) existing = dirname(existing);
+  let usable: boolean;
+  try {
+    accessSync(existing, constants.W_OK);
+    usable = statSync(existing).isDirectory();
+  } catch {
+    usable = false;
+  }
+  if (!usable) throw new ConfigError(`MAIL_DIR must be a folder this process can write to (or create), got ${quote(dir)}`);
+  return dir;
+}
+
 /** PUBLIC_URL, else http://HOST:PORT (a wildcard host is reached as localhost). */
 function publicUrlVar(env: Env, host: string, port: number): string {
   const raw = env.PUBLIC_URL?.trim();
@@ -203,14 +241,13 @@ export function loadConfig(env: Env = process.env): Config {
   const worker = env.REPUTE_WORKER?.trim() || 'inline';
   if (worker !== 'inline' && worker !== 'off') throw new ConfigError(`REPUTE_WORKER must be "inline" or "off", got ${quote(worker)}`);
   const port = intVar(env, 'PORT', 8080, 0, 65535);
-  const host = env.HOST?.trim() || '127.0.0.1';
+  const host = hostVar(env);
   const config: Config = {
     port,
     host,
     databaseUrl,
     redisUrl: redisUrlVar(env),
     adminToken: adminTokenVar(env),
-    secretKey: secretKeyVar(env, databaseUrl),
     rateLimitMax: intVar(env, 'RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     rateLimitWindowS: intVar(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
     webhookTestLimit: intVar(env, 'WEBHOOK_TEST_LIMIT', 10, 1, 1_000_000),
@@ -236,9 +273,11 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxS: intVar(env, 'SESSION_MAX_S', 604_800, 60, 31_536_000),
     smtpUrl: smtpUrlVar(env),
     mailFrom: mailFromVar(env),
-    mailDir: env.MAIL_DIR?.trim() || null,
+    mailDir: mailDirVar(env),
     mailRetryScheduleS: scheduleVar(env, 'MAIL_RETRY_SCHEDULE_S', '60,300,1800,7200,21600'),
     mailLeaseS: intVar(env, 'MAIL_LEASE_S', 120, 1, 86_400),
+    // Last: in embedded mode it may write a new key file, which a bad value elsewhere must not leave behind.
+    secretKey: secretKeyVar(env, databaseUrl),
   };
   return Object.freeze(config);
 }

@@ -30,13 +30,17 @@ export function toCliError(error: unknown, config?: Pick<Config, 'databaseUrl' |
   if (error instanceof ConfigError) return new CliError(`configuration: ${error.message}`, EXIT_FAILURE, error);
   if (error instanceof AppError) return new CliError(firstLine(error.message), error.status === 400 ? EXIT_USAGE : EXIT_FAILURE, error);
   if (error instanceof DomainError) return new CliError(firstLine(error.message), error.kind === 'invalid' ? EXIT_USAGE : EXIT_FAILURE, error);
-  const e = error as { message?: string; code?: string; syscall?: string; errors?: Array<{ message?: string; code?: string }> };
+  const e = error as { message?: string; code?: string; syscall?: string; hostname?: string; errors?: Array<{ message?: string; code?: string }> };
   const code = e?.code ?? e?.errors?.[0]?.code;
   if (e?.syscall === 'listen' && config) {
     const where = `port ${config.port} on ${config.host}`;
     if (code === 'EADDRINUSE') return new CliError(`${where} is in use (set PORT or HOST)`, EXIT_FAILURE, error);
     if (code === 'EACCES') return new CliError(`${where}: permission denied (set PORT above 1023, or HOST)`, EXIT_FAILURE, error);
     if (code === 'EADDRNOTAVAIL') return new CliError(`${where}: no such address on this machine (set HOST)`, EXIT_FAILURE, error);
+  }
+  // A HOST that looks like a name but names nothing: listening resolves it first.
+  if (e?.syscall === 'getaddrinfo' && config && e.hostname === config.host) {
+    return new CliError(`HOST ${config.host} is not a name of this machine (set HOST to an address such as 127.0.0.1 or 0.0.0.0)`, EXIT_FAILURE, error);
   }
   // Connection failures arrive as AggregateError with an empty message; the first cause says it.
   const message = firstLine(e?.message || e?.errors?.[0]?.message || code || String(error));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { connect as tcpConnect, createServer, type Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -258,6 +258,8 @@ for (const dialect of dialects) {
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'], [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
       [{ WEBHOOK_RETRY_SCHEDULE_S: '0,five' }, 'WEBHOOK_RETRY_SCHEDULE_S'], [{ WEBHOOK_POLL_MS: '0' }, 'WEBHOOK_POLL_MS'],
       [{ WEBHOOK_TIMEOUT_MS: 'soon' }, 'WEBHOOK_TIMEOUT_MS'], [{ WEBHOOK_ENDPOINT_LIMIT: '-5' }, 'WEBHOOK_ENDPOINT_LIMIT'], [{ WEBHOOK_RETENTION_DAYS: '-1' }, 'WEBHOOK_RETENTION_DAYS'],
+      [{ WEBHOOK_RETRY_SCHEDULE_S: '0x10,1e3' }, 'WEBHOOK_RETRY_SCHEDULE_S'], [{ MAIL_RETRY_SCHEDULE_S: '60,-5' }, 'MAIL_RETRY_SCHEDULE_S'],
+      [{ HOST: 'not a host' }, 'HOST'], [{ MAIL_DIR: '/etc/passwd/mail' }, 'MAIL_DIR'], [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
       ...(dialect === 'postgres' ? [[{ REPUTE_SECRET_KEY: '' }, 'REPUTE_SECRET_KEY'] as [Record<string, string>, string]] : []),
     ];
     for (const [env, name] of cases) {
@@ -269,5 +271,25 @@ for (const dialect of dialects) {
       }, JSON.stringify(env));
     }
     assert.equal(loadConfig(base).rateLimitMax, 120);
+    // Empty counts as unset, for the schedules too.
+    assert.deepEqual(loadConfig({ ...base, WEBHOOK_RETRY_SCHEDULE_S: '', MAIL_RETRY_SCHEDULE_S: ' ' }).mailRetryScheduleS, [60, 300, 1800, 7200, 21600]);
+    assert.deepEqual(loadConfig({ ...base, WEBHOOK_RETRY_SCHEDULE_S: '0, 2.5,60' }).webhookRetryScheduleS, [0, 2.5, 60]);
   });
 }
+
+test('embedded mode: a damaged secret.key stops start-up naming the file; a bad value elsewhere writes no key file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'repute-key-'));
+  try {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'repute.db')}` };
+    assert.throws(() => loadConfig({ ...env, RATE_LIMIT_MAX: 'abc' }), /^Error: RATE_LIMIT_MAX /);
+    assert.equal(existsSync(join(dir, 'data', 'secret.key')), false, 'nothing written before every value passed');
+    assert.equal(loadConfig(env).secretKey.length, 32);
+    writeFileSync(join(dir, 'data', 'secret.key'), 'hello\n');
+    assert.throws(() => loadConfig(env), (error: Error) => {
+      assert.match(error.message, /secret\.key must hold 32 bytes, base64-encoded, as repute wrote it; it holds 3 \(restore it from a backup\)$/);
+      return true;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
