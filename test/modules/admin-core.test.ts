@@ -39,6 +39,11 @@ eachDatabase('accounts: create with defaults, patch plan and endpoint limit, val
   assert.equal(patched.statusCode, 200);
   assert.deepEqual(patched.json().plan_features, ['reviews']);
   assert.equal(patched.json().webhook_endpoint_limit, 3);
+  // A null name is an omitted one: the name stays.
+  const nullName = await t.admin('PATCH', `/accounts/${account.id}`, { name: null, webhook_endpoint_limit: 4 });
+  assert.equal(nullName.statusCode, 200, nullName.body);
+  assert.equal(nullName.json().name, account.name);
+  assert.equal(nullName.json().webhook_endpoint_limit, 4);
 
   const bad = await t.admin('POST', '/accounts', { name: 'x', plan_features: ['teleport'] });
   assert.equal(bad.statusCode, 400);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { eachDatabase } from '../support/each-database.ts';
 import { createKey, createTree } from '../support/factories.ts';
-import type { TestApp } from '../support/app.ts';
+import { ADMIN_TOKEN, type TestApp } from '../support/app.ts';
 
 const SURVEY_FIELDS = ['created_at', 'description', 'id', 'name', 'node_id', 'primary_language', 'published_at', 'status'];
 const DETAIL_FIELDS = [...SURVEY_FIELDS, 'published_definition'].sort();
@@ -278,6 +278,10 @@ eachDatabase('operator response bodies are validated, naming the field', async (
   const bad = await t.admin('POST', `/responses/${started.id}/complete`, { completed_at: 'soon' });
   assert.equal(bad.statusCode, 400);
   assert.match(bad.json().error, /completed_at/);
+  // The body may be left out, also by a client that sends the JSON header on every request.
+  const empty = await t.app.inject({ method: 'POST', url: `/admin/v1/responses/${started.id}/complete`, payload: '', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' } });
+  assert.equal(empty.statusCode, 200, empty.body);
+  assert.equal(empty.json().status, 'completed');
 });
 
 eachDatabase('survey.response_completed is emitted once per response, with the public response', async (t) => {

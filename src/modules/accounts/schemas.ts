@@ -21,7 +21,13 @@ export const AccountInput = Type.Object({
 }, { additionalProperties: false });
 export type AccountInput = Static<typeof AccountInput>;
 
-export const AccountPatch = Type.Partial(AccountInput, { additionalProperties: false, minProperties: 1 });
+// A null name is an omitted one (operator.md: optional fields may be sent as null); a null list of
+// features or limit is the default, as at creation.
+export const AccountPatch = Type.Object({
+  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  plan_features: AccountInput.properties.plan_features,
+  webhook_endpoint_limit: AccountInput.properties.webhook_endpoint_limit,
+}, { additionalProperties: false, minProperties: 1 });
 export type AccountPatch = Static<typeof AccountPatch>;
 
 export const AdminListQuery = Type.Object({

@@ -21,6 +21,7 @@ export function surveyAdminRoutes(app: FastifyInstance, ctx: RouteContext): void
   // The body is optional: an empty POST completes the response now.
   r.post('/responses/:id/complete', {
     schema: { tags: ['admin'], params: IdParams, body: CompleteInput },
+    config: { optionalBody: true },
     preValidation: async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};
     },
