@@ -115,18 +115,23 @@ eachDatabase('a wrong e-mail and a wrong password get the same one message', asy
   assert.equal(bodies[1], bodies[0]);
 });
 
-eachDatabase('a state-changing request without a valid CSRF token answers 403', async (t) => {
+eachDatabase('a state-changing request without a valid CSRF token is refused: signed in 403, signed out back to sign-in', async (t) => {
   const tree = await createTree(t);
   const owner = await createUser(t, tree.accountId, 'owner');
   const anonymous = new DashboardClient(t);
   await anonymous.get('/login');
+  // Signed out (the sign-in form's cookie gone, or a form of a session that has ended): sign in again, told why.
   const noToken = await anonymous.post('/login', { email: owner.email, password: PASSWORD });
-  assert.equal(noToken.statusCode, 403);
-  assert.match(noToken.body, /CSRF/);
+  assert.equal(noToken.statusCode, 303);
+  assert.equal(noToken.headers.location, '/login?expired=1');
+  assert.equal(noToken.cookies.find((c) => c.name === 'repute_session'), undefined, 'no session without the token');
+  assert.match((await anonymous.get('/login?expired=1')).body, /<p role="status">You were signed out, or the page was open too long: please sign in again\.<\/p>/);
 
   const client = await signedIn(t, owner.email);
   const page = await client.get('/account');
-  assert.equal((await client.post('/account/language', { language: 'de' })).statusCode, 403);
+  const refused = await client.post('/account/language', { language: 'de' });
+  assert.equal(refused.statusCode, 403);
+  assert.match(refused.body, /reload the page and send it again/);
   assert.equal((await client.post('/account/language', { language: 'de', _csrf: 'made-up' })).statusCode, 403);
   // A token of another session (here: the signed-out login form's) is refused too.
   const other = new DashboardClient(t);
@@ -138,6 +143,12 @@ eachDatabase('a state-changing request without a valid CSRF token answers 403', 
   const german = await client.get('/account');
   assert.match(german.body, /<html lang="de">/);
   assert.match(german.body, /Abmelden/);
+  // Signed out in another tab: this tab's form, sent later, leads to sign-in.
+  const stale = csrfOf(german.body);
+  await client.submit('/account', '/logout', {});
+  const late = await client.post('/account/language', { language: 'en', _csrf: stale });
+  assert.equal(late.statusCode, 303);
+  assert.equal(late.headers.location, '/login?expired=1');
 });
 
 eachDatabase('sign-out and user deletion end the session at once', async (t) => {

@@ -78,11 +78,14 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         done();
       });
       dash.setErrorHandler((thrown: FastifyError | DomainError, request, reply) => {
+        // A form sent after its session ended (signed out in another tab, expired, the browser
+        // restarted): its token belonged to that session. The way on is to sign in again, said so.
+        if (csrfFault(thrown) && request.signedIn === null) return reply.redirect('/login?expired=1', 303);
         const error = httpErrorOf(thrown, request);
         reply.status(error.status).headers(error.headers);
-        const message = error.status >= 500 ? null : csrfFault(thrown) ? 'the form was sent without a valid CSRF token: reload the page and send it again' : error.message;
-        if (request.signedIn === null) return renderError(reply, error.status, message, request.headers['accept-language']);
         const t = pageTranslator(languageOf(request));
+        const message = error.status >= 500 ? null : csrfFault(thrown) ? t('error.csrf') : error.message;
+        if (request.signedIn === null) return renderError(reply, error.status, message, request.headers['accept-language']);
         const title = [400, 403, 404].includes(error.status) ? t(`error.${error.status}` as 'error.400') : t('error.other');
         return renderPage(request, reply, 'dashboard/error.eta', { title, status: error.status, message });
       });
