@@ -55,14 +55,13 @@ export function fastifyOptions(logLevel: string, stream?: DestinationStream): Fa
 
 /**
  * What the configuration decides about the server itself, whatever options the caller gave: the
- * trusted proxies, the time-outs, and answers in the error envelope for what no route handles.
+ * trusted proxies, the time-outs, and answers in the error envelope for requests Node's parser refuses.
  */
 function serverSettings(config: Config): FastifyServerOptions {
   return {
     trustProxy: config.trustProxy,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.idleTimeoutMs,
-    frameworkErrors: frameworkError,
     clientErrorHandler,
     // Shutdown's 503 is answered by the onRequest hook below, in the envelope, instead.
     return503OnClosing: false,
@@ -70,7 +69,9 @@ function serverSettings(config: Config): FastifyServerOptions {
 }
 
 export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifyServerOptions = fastifyOptions(ctx.config.logLevel)): Promise<FastifyInstance> {
-  const app = Fastify({ ...options, ...serverSettings(ctx.config) });
+  // Filled once the pages are mounted (below): how faults no route handles are shown to a browser.
+  const faultPages: FaultPages = { render: null };
+  const app = Fastify({ ...options, ...serverSettings(ctx.config), frameworkErrors: (error, request, reply) => frameworkError(error, request, reply, faultPages) });
   // Headers get the same time as the whole request, and time-outs are checked every second
   // (Node's default, 30 s, would let a slow client hold its connection up to 30 s longer).
   app.server.headersTimeout = ctx.config.requestTimeoutMs;
@@ -97,7 +98,6 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     }
     json(request, body as string, done);
   });
-  const faultPages: FaultPages = { render: null };
   registerErrorHandling(app, (path) =>
     // Without a token the operator plane does not exist, so its paths never answer 405.
     path.startsWith(ADMIN_PREFIX) && ctx.config.adminToken === null ? null : allowedMethods(table, path), faultPages);

@@ -4,19 +4,27 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { envelope, type ErrorEnvelope } from './errors.ts';
+import type { ErrorCode } from './error-codes.ts';
+import { envelope, type ErrorEnvelope, type FaultPages, wantsPage } from './errors.ts';
 
 const pathOf = (request: FastifyRequest): string => request.raw.url?.split('?')[0] ?? '/';
 
-/** Fastify's `frameworkErrors` option: router failures answered like any other error. */
-export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * Fastify's `frameworkErrors` option: router failures answered like any other error, as a page for a
+ * person's browser outside the JSON APIs (a survey link cut short or mangled in a mail client).
+ */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, pages: FaultPages = { render: null }): void {
+  const answer = (status: number, message: string, code: ErrorCode): void => {
+    if (pages.render !== null && wantsPage(request, pathOf(request))) void pages.render(request, reply, status, message);
+    else void reply.status(status).send(envelope(message, code));
+  };
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      void reply.status(400).send(envelope(`the path ${JSON.stringify(pathOf(request)).slice(0, 300)} is not a valid URL: it has a malformed % escape`, 'url_invalid'));
+      answer(400, `the path ${JSON.stringify(pathOf(request)).slice(0, 300)} is not a valid URL: it has a malformed % escape`, 'url_invalid');
       return;
     case 'FST_ERR_MAX_PARAM_LENGTH':
       // An id longer than any real one: unknown like any other id (README: ids that are not UUIDs answer 404).
-      void reply.status(404).send(envelope(`${pathOf(request).slice(0, 300)} not found`, 'not_found'));
+      answer(404, `${pathOf(request).slice(0, 300)} not found`, 'not_found');
       return;
     default:
       request.log.error({ err: error }, 'request failed');

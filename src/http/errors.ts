@@ -138,7 +138,8 @@ export interface FaultPages {
 /** The JSON planes: every answer there is the error envelope, whatever the client accepts. */
 const JSON_PLANES = /^\/(?:api|admin)(?:\/|$)/;
 
-const wantsPage = (request: FastifyRequest, path: string): boolean =>
+/** Whether a fault is answered as a page: a person's browser, outside the JSON planes. */
+export const wantsPage = (request: FastifyRequest, path: string): boolean =>
   !JSON_PLANES.test(path) && /\btext\/html\b/.test(request.headers.accept ?? '');
 
 export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null, pages: FaultPages = { render: null }): void {

@@ -3,7 +3,7 @@
 // every output, static assets from the package itself, and faults answered as HTML pages.
 // It is one encapsulated Fastify context: none of it reaches the JSON APIs, whose answers, parsers
 // and headers stay as they are (a form body sent to /api/v4 is still refused with 415).
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import escapeHtml from 'escape-html';
@@ -15,6 +15,7 @@ import type { DomainError } from '../lib/errors.ts';
 import { errorPageData, renderError } from './error-page.ts';
 import { ASSETS_DIR, VENDOR_DIRS, VIEWS_DIR } from './locations.ts';
 import { type PageRoutes, pageRoutes } from './registry.ts';
+import { guestLinkFault, isGuestLink } from './survey/routes.ts';
 
 export const ASSETS_PREFIX = '/assets/';
 
@@ -109,13 +110,22 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
 
     web.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
       const error = httpErrorOf(thrown, request);
+      if (isLinkFault(request, error.status)) return linkFaultPage(request, reply);
       return renderError(reply.status(error.status).headers(error.headers), error.status, error.status >= 500 ? null : error.message, request.headers['accept-language']);
     });
 
     for (const register of routes) await register(web, ctx);
 
+    // A guest's link that leads nowhere is "not valid", in the guest's language, whatever failed (no route, a bad token).
+    const isLinkFault = (request: FastifyRequest, status: number) => (status === 400 || status === 404) && isGuestLink(request.url.split('?')[0] ?? '/');
+    const linkFaultPage = (request: FastifyRequest, reply: FastifyReply) => {
+      const page = guestLinkFault(request);
+      return reply.status(404).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(eta.render(page.template, page.data));
+    };
+
     pageFault = (request, reply, status, message) => {
       securityHeaders(request.raw, reply.raw, () => {});
+      if (isLinkFault(request, status)) return linkFaultPage(request, reply);
       return reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
         .send(eta.render('error.eta', errorPageData(status, message, request.headers['accept-language'])));
     };

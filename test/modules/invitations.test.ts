@@ -274,6 +274,15 @@ eachDatabase('links: an unknown or altered token is a 404 page for GET and POST;
       assert.match(r.body, /This link is not valid/);
     }
   }
+  // A link cut short, run on or mangled in a mail client: the same page for a browser, in its language.
+  const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-language': 'fr-FR,fr;q=0.9' };
+  for (const path of [`/s/${'A'.repeat(343)}`, `/u/${'B'.repeat(300)}`, '/s/%00%ff', '/s/', '/u']) {
+    const r = await t.app.inject({ method: 'GET', url: path, headers: browser });
+    assert.equal(r.statusCode, 404, path);
+    assert.match(String(r.headers['content-type']), /^text\/html/, path);
+    assert.match(r.body, /<h1>Ce lien n’est pas valide<\/h1>/, path);
+    assert.match(String(r.headers['content-security-policy']), /default-src/, `${path}: the pages' security headers`);
+  }
   const url = `/s/public/${w.surveyId}?node=${w.tree.properties[1]}`;
   const page = await t.app.inject({ method: 'GET', url, headers: { 'accept-language': 'en-GB,en;q=0.9' } });
   assert.equal(page.statusCode, 200);

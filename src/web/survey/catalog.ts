@@ -5,7 +5,8 @@ import type { Catalog } from '../i18n.ts';
 type Key =
   | 'submit' | 'yes' | 'no' | 'required' | 'optional' | 'faults' | 'fault.required' | 'fault.invalid' | 'fault.too_long'
   | 'nps.low' | 'nps.high' | 'thanks.title' | 'thanks.body'
-  | 'unsubscribe.title' | 'unsubscribe.body' | 'unsubscribe.button' | 'unsubscribed.title' | 'unsubscribed.body';
+  | 'unsubscribe.title' | 'unsubscribe.body' | 'unsubscribe.button' | 'unsubscribed.title' | 'unsubscribed.body'
+  | 'invalid.title' | 'invalid.body';
 
 export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catalog<Key>>> = {
   en: {
@@ -19,6 +20,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     'unsubscribe.body': 'Press the button and we will not send you survey invitations any more.',
     'unsubscribe.button': 'Unsubscribe', 'unsubscribed.title': 'You are unsubscribed',
     'unsubscribed.body': 'You will not receive survey invitations from us any more.',
+    'invalid.title': 'This link is not valid', 'invalid.body': 'It may be mistyped or cut short: please open it again from the e-mail.',
   },
   de: {
     submit: 'Absenden', yes: 'Ja', no: 'Nein', required: 'Pflichtfeld', optional: 'freiwillig',
@@ -29,6 +31,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     'thanks.title': 'Vielen Dank!', 'thanks.body': 'Ihre Antworten sind angekommen. Danke, dass Sie sich die Zeit genommen haben.',
     'unsubscribe.title': 'Umfrage-E-Mails abbestellen', 'unsubscribe.body': 'Drücken Sie die Schaltfläche, und wir senden Ihnen keine Umfrage-Einladungen mehr.',
     'unsubscribe.button': 'Abmelden', 'unsubscribed.title': 'Sie sind abgemeldet', 'unsubscribed.body': 'Sie erhalten von uns keine Umfrage-Einladungen mehr.',
+    'invalid.title': 'Dieser Link ist ungültig', 'invalid.body': 'Er ist vielleicht falsch eingegeben oder abgeschnitten: Bitte öffnen Sie ihn erneut aus der E-Mail.',
   },
   fr: {
     submit: 'Envoyer', yes: 'Oui', no: 'Non', required: 'obligatoire', optional: 'facultatif',
@@ -39,6 +42,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     'thanks.title': 'Merci !', 'thanks.body': 'Vos réponses ont bien été reçues. Merci pour le temps accordé.',
     'unsubscribe.title': 'Se désabonner des e-mails de questionnaire', 'unsubscribe.body': 'Appuyez sur le bouton et nous ne vous enverrons plus d’invitations.',
     'unsubscribe.button': 'Se désabonner', 'unsubscribed.title': 'Vous êtes désabonné', 'unsubscribed.body': 'Vous ne recevrez plus d’invitations de notre part.',
+    'invalid.title': 'Ce lien n’est pas valide', 'invalid.body': 'Il est peut-être mal saisi ou incomplet : merci de l’ouvrir à nouveau depuis l’e-mail.',
   },
   es: {
     submit: 'Enviar', yes: 'Sí', no: 'No', required: 'obligatoria', optional: 'opcional',
@@ -49,6 +53,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     'thanks.title': '¡Gracias!', 'thanks.body': 'Hemos recibido sus respuestas. Gracias por su tiempo.',
     'unsubscribe.title': 'Darse de baja de las encuestas', 'unsubscribe.body': 'Pulse el botón y no le enviaremos más invitaciones.',
     'unsubscribe.button': 'Darse de baja', 'unsubscribed.title': 'Se ha dado de baja', 'unsubscribed.body': 'No recibirá más invitaciones de encuestas.',
+    'invalid.title': 'Este enlace no es válido', 'invalid.body': 'Puede estar mal escrito o cortado: ábralo de nuevo desde el correo electrónico.',
   },
   it: {
     submit: 'Invia', yes: 'Sì', no: 'No', required: 'obbligatoria', optional: 'facoltativa',
@@ -59,6 +64,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     'thanks.title': 'Grazie!', 'thanks.body': 'Abbiamo ricevuto le sue risposte. Grazie per il tempo dedicato.',
     'unsubscribe.title': 'Annulla l’iscrizione ai sondaggi', 'unsubscribe.body': 'Prema il pulsante e non le invieremo più inviti.',
     'unsubscribe.button': 'Annulla iscrizione', 'unsubscribed.title': 'Iscrizione annullata', 'unsubscribed.body': 'Non riceverà più inviti ai sondaggi.',
+    'invalid.title': 'Questo link non è valido', 'invalid.body': 'Potrebbe essere scritto male o incompleto: lo riapra dall’e-mail.',
   },
 };
 

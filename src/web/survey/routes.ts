@@ -1,7 +1,7 @@
 // The pages guests see (shared/spec/surveys.md): the survey of an invitation (/s/<token>), the public
 // QR-code survey (/s/public/<survey id>?node=…), and unsubscribe (/u/<token>). Plain HTML forms:
 // they work without JavaScript and on a phone; a fault re-shows the form with the message beside
-// the question. An unknown token is a 404 page (the pages' error handler).
+// the question. An unknown token is a 404 page (guestLinkFault, through the pages' error handler).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -25,7 +25,8 @@ const scriptsFor = (request: FastifyRequest): string[] => (request.method === 'P
  */
 const PUBLIC_ANSWERS_MAX = 60;
 const PUBLIC_ANSWERS_WINDOW_S = 600;
-const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
+// A token of any length reaches the service, which answers anything not shaped like one as a link that is not valid.
+const TokenParams = Type.Object({ token: Type.String() });
 const SurveyParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const NodeQuery = Type.Object({ node: Type.Optional(Type.String({ maxLength: 100 })) });
 
@@ -89,6 +90,19 @@ const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
 
 /** The public link's own address, query included, for the form to post back to. */
 const publicAction = (id: string, node: string | undefined): string => `/s/public/${encodeURIComponent(id)}${node === undefined ? '' : `?node=${encodeURIComponent(node)}`}`;
+
+/** A guest's link: the survey and unsubscribe pages' addresses (/s/…, /u/…). */
+export const isGuestLink = (path: string): boolean => /^\/[su](?:\/|$)/.test(path);
+
+/**
+ * The page a guest sees for a link that leads nowhere (unknown, altered, cut short, malformed): a
+ * 404 saying so in the reader's language among the surveys' five, whatever failed underneath.
+ */
+export function guestLinkFault(request: FastifyRequest): { template: string; data: object } {
+  const lang = negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
+  const t = translator(surveyCatalogs, lang);
+  return { template: 'survey/message.eta', data: { lang, styles: [SURVEY_CSS], scripts: [], title: t('invalid.title'), text: t('invalid.body') } };
+}
 
 export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
