@@ -40,6 +40,30 @@ eachDatabase('surveys: counts and NPS of the reach, responses with answers, no e
   assert.equal((await south.get(`/surveys?survey=${survey.id}`)).statusCode, 404);
 });
 
+eachDatabase('surveys: answers read as the questions and options say them, in the page\'s language', async (t) => {
+  const tree = await createTree(t);
+  const definition = { pages: [{ id: 'stay', questions: [
+    { id: 'diet', type: 'choice', multiple: true, text: { en: 'What did you eat?', de: 'Was haben Sie gegessen?' },
+      options: [{ id: 'vegan_options', text: { en: 'Vegan dishes', de: 'Vegane Gerichte' } }, { id: 'fish', text: { en: 'Fish', de: 'Fisch' } }] },
+    { id: 'again', type: 'yes_no', text: { en: 'Would you come again?', de: 'Würden Sie wiederkommen?' } },
+  ] }] };
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Stay', node_id: tree.root, definition, status: 'published' })).json();
+  const r = await t.admin('POST', `/surveys/${survey.id}/responses`, { channel: 'email', status: 'completed', node_id: tree.properties[0], answers: [
+    { question_id: 'diet', question_path: 'stay/diet', question_type: 'choice', value: ['vegan_options', 'fish'] },
+    { question_id: 'again', question_path: 'stay/again', question_type: 'yes_no', value: true, numeric_value: 1 },
+  ] });
+  assert.equal(r.statusCode, 201, r.body);
+  const client = await signedIn(t, (await createUser(t, tree.accountId, 'viewer')).email);
+  const german = (await client.get(`/surveys?survey=${survey.id}`, { 'accept-language': 'de' })).body;
+  assert.match(german, /<th scope="row">Was haben Sie gegessen\?<\/th><td>Vegane Gerichte, Fisch<\/td>/);
+  assert.match(german, /<th scope="row">Würden Sie wiederkommen\?<\/th><td>Ja<\/td>/);
+  assert.match(german, />Abgeschlossen · E-Mail-Einladung · \d{4}-\d{2}-\d{2}</);
+  assert.ok(!german.includes('vegan_options') && !german.includes('stay/diet'), 'no stored ids');
+  const english = (await client.get(`/surveys?survey=${survey.id}`)).body;
+  assert.match(english, /<th scope="row">What did you eat\?<\/th><td>Vegan dishes, Fish<\/td>/);
+  assert.match(english, />Completed · E-mail invitation · /);
+});
+
 eachDatabase('surveys: a manager starts and stops invitations for the reach, sees their states; faults beside the field; a viewer only reads', async (t) => {
   const tree = await createTree(t);
   const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Post-stay', node_id: tree.regions[0], definition: DEFINITION, status: 'published' })).json();

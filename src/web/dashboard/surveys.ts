@@ -8,6 +8,7 @@ import { createRuleInReach, deleteRuleInReach, invitationOverview } from '../../
 import { CONSENT_MODES, RuleInput } from '../../modules/invitations/schemas.ts';
 import { getSurvey, listResponseAnswers, listResponses, surveySummaries } from '../../modules/surveys/service.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
+import { answerWords } from './answer-words.ts';
 import { checkBody, field, type FormFault, formFault } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
@@ -50,6 +51,7 @@ export const surveysPage: DashboardPage = {
         const answers = await Promise.all(page.data.map((r) => listResponseAnswers(ctx.db, principal, survey.id, r.id)));
         chosen = {
           survey, responses: page.data.map((r, i) => ({ ...r, answers: answers[i]! })),
+          words: answerWords(survey.published_definition, survey.primary_language, languageOf(request), { yes: t('surveys.yes'), no: t('surveys.no') }),
           next: page.next_cursor ? `/surveys?survey=${survey.id}&cursor=${encodeURIComponent(page.next_cursor)}` : null,
           invitations: await invitationOverview(ctx.db, principal, survey.id),
           canManage: roleAtLeast(userOf(request).role, 'manager'),
@@ -57,6 +59,9 @@ export const surveysPage: DashboardPage = {
       }
       return renderPage(request, reply, 'dashboard/surveys.eta', {
         title: t('surveys.title'), surveys, chosen, consentModes: CONSENT_MODES,
+        // A response's status and channel in words; a channel an integrator named itself stays as it is.
+        statusWord: (status: string) => (status === 'started' || status === 'completed' ? t(`surveys.status.${status}`) : status),
+        channelWord: (channel: string) => (channel === 'email' || channel === 'qr_code' ? t(`surveys.channel.${channel}`) : channel),
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
         pageUrl: chosen === null ? '/surveys' : `/surveys?survey=${chosen.survey.id}#invitations`,
       }, surveysCatalog);
