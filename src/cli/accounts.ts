@@ -31,7 +31,7 @@ export function registerAccounts(program: Command): void {
           ...(options.webhookLimit !== undefined ? { webhook_endpoint_limit: options.webhookLimit } : {}),
         });
         printJson(toAccount(await createAccount(database.db, input), config));
-      }, { plan_features: '--features', webhook_endpoint_limit: '--webhook-limit' });
+      }, { name: '--name', plan_features: '--features', webhook_endpoint_limit: '--webhook-limit' });
     });
 
   accounts.command('list')

@@ -25,7 +25,7 @@ async function run(options: IdentityOptions, pick: (service: typeof GuestService
   if (!isUuid(options.property)) throw new CliError(`--property must be a node id (UUID), got "${options.property}"`, EXIT_USAGE);
   if (!isValidEmail(email)) throw new CliError(`--email must be an e-mail address of at most 320 characters, got "${options.email}"`, EXIT_USAGE);
   return withDatabase(async (database, config) =>
-    pick(service)(createServiceContext(config, database), options.account, options.property, email));
+    pick(service)(createServiceContext(config, database), options.account, options.property, email), { property_id: '--property' });
 }
 
 function identityCommand(parent: Command, name: string, description: string): Command {

@@ -34,7 +34,7 @@ export function registerNodes(program: Command): void {
       await withDatabase(async (database) => {
         const input = await validate<NodeInput>(NodeInput, { name: options.name, type: options.type, parent_id: options.parent ?? null });
         printJson(toNode(await createNode(database.db, options.account, input)));
-      }, { parent_id: '--parent' });
+      }, { name: '--name', type: '--type', parent_id: '--parent' });
     });
 
   nodes.command('list')

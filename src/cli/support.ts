@@ -95,8 +95,9 @@ export async function validate<T>(schema: TSchema, body: Record<string, unknown>
   throw new CliError(describeValidation('', check.errors ?? []).replace(/(^|; )\./g, '$1'), EXIT_USAGE);
 }
 
+/** A field named as a rule's subject (a message's first word, or the first after "; ") becomes the option's flag. */
 function renameFields(message: string, names: Record<string, string>): string {
-  return Object.entries(names).reduce((m, [field, flag]) => m.replace(new RegExp(`\\b${field}\\b`, 'g'), flag), message);
+  return Object.entries(names).reduce((m, [field, flag]) => m.replace(new RegExp(`(^|; )${field}\\b`, 'g'), `$1${flag}`), message);
 }
 
 export const printJson = (value: unknown): void => {

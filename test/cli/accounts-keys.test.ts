@@ -56,6 +56,9 @@ eachDatabase('CLI errors: one line naming the option and the rule; exit 2 for a 
     [['keys', 'create', '--account', account.id, '--node', hotel.id, '--scopes', 'reviews:read,root:all'], /--scopes has unknown scope root:all/, 2],
     [['keys', 'create', '--account', account.id, '--node', 'nope', '--scopes', 'reviews:read'], /--node must be a node of this account/, 2],
     [['keys', 'revoke', '01234567-89ab-7def-8123-456789abcdef'], /api key not found/, 1],
+    [['accounts', 'create', '--name', ''], /^repute: --name must NOT have fewer than 1 characters/, 2],
+    [['nodes', 'create', '--account', account.id, '--name', 'W', '--type', 'Bad Type', '--parent', root.id], /^repute: --type must match pattern/, 2],
+    [['guests', 'erase', '--account', account.id, '--property', root.id, '--email', 'a@b.example'], /^repute: --property is a/, 2],
   ];
   // Independent calls: run side by side (each child process mostly loads code).
   const results = await Promise.all(cases.map(([args]) => repute(args, env)));
