@@ -37,7 +37,10 @@ for (const dialect of dialects) {
     try {
       const s = await surveyWithRule(t);
       await seedCheckedOutStays(t.ctx.db, s.accountId, s.propertyId, total);
-      const env = cliEnv(cliDatabaseUrl(t.testDb), { LOG_LEVEL: 'warn', SMTP_URL: sink.url, MAIL_LEASE_S: '2', PUBLIC_URL: 'http://127.0.0.1' });
+      // A lease short enough for the restart to take the killed worker's invitations soon, long enough
+      // that a batch on a loaded machine is sent before its own lease runs out (at 2 s, one CI run's
+      // worker re-claimed its own slow batch: 203 duplicates).
+      const env = cliEnv(cliDatabaseUrl(t.testDb), { LOG_LEVEL: 'warn', SMTP_URL: sink.url, MAIL_LEASE_S: '6', PUBLIC_URL: 'http://127.0.0.1' });
       workers.push(spawnRepute(['worker'], env));
       await until(async () => sink.mails.length >= 100 || null, 90_000, 'the first e-mails');
       await stopRepute(workers[0]!, 'SIGKILL');
