@@ -84,6 +84,7 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
 
   const made = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
   assert.equal(made.statusCode, 303);
+  assert.match((await manager.get(String(made.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Invitations are on: /, 'said once started');
   const [rule] = (await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data;
   assert.deepEqual([rule.node_id, rule.delay_hours, rule.consent, rule.max_age_days, rule.cooldown_days], [tree.properties[0], 2, 'not_withdrawn', 7, 0]);
   await seedCheckedOutStays(t.ctx.db, tree.accountId, tree.properties[0], 2);
@@ -105,6 +106,7 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
 
   const stopped = await manager.submit(page, `/surveys/${survey.id}/rules/${rule.id}/delete`, {});
   assert.equal(stopped.statusCode, 303);
+  assert.match((await manager.get(String(stopped.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Those invitations are stopped: /);
   assert.match((await manager.get(page)).body, /<dt>Not sent<\/dt><dd>2<\/dd>/);
 });
 

@@ -47,6 +47,8 @@ const en = {
   'inv.latest': 'Latest invitations',
   'inv.when': 'Sent or due (UTC)',
   'inv.reason': 'Why not sent',
+  'inv.started': 'Invitations are on: guests are invited after check-out as the rule says.',
+  'inv.stopped': 'Those invitations are stopped: nothing more is sent for that rule.',
 };
 
 export const surveysCatalog: PageCatalogs<keyof typeof en> = {
@@ -95,5 +97,7 @@ export const surveysCatalog: PageCatalogs<keyof typeof en> = {
     'inv.latest': 'Neueste Einladungen',
     'inv.when': 'Gesendet oder fällig (UTC)',
     'inv.reason': 'Warum nicht gesendet',
+    'inv.started': 'Einladungen sind eingeschaltet: Gäste werden nach dem Check-out gemäß der Regel eingeladen.',
+    'inv.stopped': 'Diese Einladungen sind beendet: Für diese Regel wird nichts mehr gesendet.',
   },
 };

@@ -40,7 +40,7 @@ export const surveysPage: DashboardPage = {
     const show = async (request: FastifyRequest, reply: FastifyReply, shown: { ruleForm?: RuleForm; fault?: FormFault | null } = {}) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), surveysCatalog);
-      const query = request.query as { survey?: unknown; cursor?: unknown };
+      const query = request.query as { survey?: unknown; cursor?: unknown; done?: unknown };
       const surveys = await surveySummaries(ctx.db, principal);
       let chosen = null;
       if (typeof query.survey === 'string' && query.survey !== '') {
@@ -63,6 +63,8 @@ export const surveysPage: DashboardPage = {
         statusWord: (status: string) => (status === 'started' || status === 'completed' ? t(`surveys.status.${status}`) : status),
         channelWord: (channel: string) => (channel === 'email' || channel === 'qr_code' ? t(`surveys.channel.${channel}`) : channel),
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
+        // After starting or stopping invitations (?done=…): said beside the rules.
+        notice: query.done === 'started' ? t('inv.started') : query.done === 'stopped' ? t('inv.stopped') : null,
         pageUrl: chosen === null ? '/surveys' : `/surveys?survey=${chosen.survey.id}#invitations`,
       }, surveysCatalog);
     };
@@ -80,13 +82,13 @@ export const surveysPage: DashboardPage = {
         (request.query as Record<string, string>).survey = surveyId;
         return show(request, reply.status(fault.status), { ruleForm: form, fault });
       }
-      return reply.redirect(`/surveys?survey=${encodeURIComponent(surveyId)}#invitations`, 303);
+      return reply.redirect(`/surveys?survey=${encodeURIComponent(surveyId)}&done=started#invitations`, 303);
     });
 
     web.post('/surveys/:id/rules/:rule/delete', { preHandler: requireUser('manager') }, async (request, reply) => {
       const { id, rule } = request.params as { id: string; rule: string };
       await deleteRuleInReach(ctx.db, scopeOf(request), rule);
-      return reply.redirect(`/surveys?survey=${encodeURIComponent(id)}#invitations`, 303);
+      return reply.redirect(`/surveys?survey=${encodeURIComponent(id)}&done=stopped#invitations`, 303);
     });
   },
 };
