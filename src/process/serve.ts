@@ -43,6 +43,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await retention?.stop();
       await ctx.rateLimits.close();
       await database.destroy();
+      // The last line an operator reads: everything above finished (a hung step never prints it).
+      app.log.info('stopped: requests answered, workers stopped, database closed');
     })();
     return stopping;
   };

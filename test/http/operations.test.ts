@@ -216,6 +216,7 @@ for (const dialect of dialects) {
       // The finished connection is closed, not kept alive until its time-out holds the process up.
       assert.ok(Date.now() - answered < 15_000, `exited ${Date.now() - answered} ms after the last answer`);
       assert.match(stdout, /signal received/);
+      assert.match(stdout, /"msg":"stopped: requests answered, workers stopped, database closed"/, 'the last line says it all finished');
     } finally {
       socket?.destroy();
       server.kill('SIGKILL');
