@@ -18,9 +18,10 @@ export function registerWorker(program: Command): void {
     .action(async (options: { concurrency: number; perEndpoint: number }) => {
       const config = loadConfig();
       // Loaded on use, not at the top: `repute --help` need not load the worker and the drivers.
-      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }, { startInsightsWorker }, { startInvitationsWorker }, { startRetentionWorker }] = await Promise.all([
+      const [{ default: pino }, { connect }, { migrateToLatest }, { startWorker }, { storesFor }, { startInsightsWorker }, { startInvitationsWorker }, { startRetentionWorker }, { checkSecretKey }] = await Promise.all([
         import('pino'), import('../db/connect.ts'), import('../db/migrate.ts'), import('../delivery/worker.ts'), import('../stores.ts'),
         import('../process/insights-worker.ts'), import('../process/invitations-worker.ts'), import('../process/retention-worker.ts'),
+        import('../process/secret-key-check.ts'),
       ]);
       const log = pino({ level: config.logLevel });
       const database = connect(config.databaseUrl);
@@ -28,6 +29,7 @@ export function registerWorker(program: Command): void {
         await database.destroy();
         throw toCliError(error, config);
       });
+      await checkSecretKey(database.db, config.secretKey, log);
       const store = storesFor(database).deliveries;
       const worker = startWorker({ store, commits: database.commits, config, log }, { concurrency: options.concurrency, perEndpoint: options.perEndpoint });
       const insights = startInsightsWorker({ db: database.db, commits: database.commits, log });

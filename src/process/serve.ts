@@ -7,6 +7,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { startWorker } from '../delivery/worker.ts';
 import { startInvitationsWorker } from './invitations-worker.ts';
 import { startRetentionWorker } from './retention-worker.ts';
+import { checkSecretKey } from './secret-key-check.ts';
 import { buildApp } from '../app.ts';
 
 export interface RunningServer {
@@ -20,6 +21,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await migrateToLatest(database.db);
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
+  await checkSecretKey(database.db, config.secretKey, app.log);
   // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;

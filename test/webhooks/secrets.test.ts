@@ -12,9 +12,11 @@ import { newSecret, secretKey, sign, webhookHeaders } from '../../src/delivery/s
 import { startWorker } from '../../src/delivery/worker.ts';
 import { open, seal } from '../../src/lib/secret-box.ts';
 import { nextStep } from '../../src/delivery/schedule.ts';
-import { dialects, freshDatabase, testEnv, ADMIN_TOKEN } from '../support/app.ts';
+import { checkSecretKey } from '../../src/process/secret-key-check.ts';
+import { createTestApp, dialects, freshDatabase, testEnv, ADMIN_TOKEN } from '../support/app.ts';
+import { createKey, createTree } from '../support/factories.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { WEBHOOK_ENV } from './helpers.ts';
+import { createEndpoint, WEBHOOK_ENV } from './helpers.ts';
 
 test('node:crypto signatures verify with the standardwebhooks library, and match its own', () => {
   const secret = newSecret();
@@ -104,3 +106,21 @@ for (const dialect of dialects) {
     }
   });
 }
+
+test('at start, a REPUTE_SECRET_KEY that cannot open this database\'s webhook secrets is logged as an error', async () => {
+  const t = await createTestApp('sqlite');
+  try {
+    const errors: string[] = [];
+    const log = { error: (_object: object, message: string) => errors.push(message) };
+    assert.equal(await checkSecretKey(t.ctx.db, t.config.secretKey, log), true, 'nothing sealed yet: nothing to check');
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+    await createEndpoint(t, key, 'https://hooks.example.com/x', ['review.received']);
+    assert.equal(await checkSecretKey(t.ctx.db, t.config.secretKey, log), true);
+    assert.deepEqual(errors, []);
+    assert.equal(await checkSecretKey(t.ctx.db, Buffer.alloc(32, 9), log), false);
+    assert.match(errors[0] ?? '', /^REPUTE_SECRET_KEY is not the key this database was written with/);
+  } finally {
+    await t.close();
+  }
+});
