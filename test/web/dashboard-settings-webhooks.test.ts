@@ -103,6 +103,11 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
   const list = (await client.get('/settings/webhooks')).body;
   assert.match(list, />Ops 2</);
   assert.match(list, /review\.replied, guest\.created/);
+  // A password in an endpoint's URL is not listed on screen (the edit form keeps it, for the owner to change).
+  await client.submit(`/settings/webhooks/${id}`, `/settings/webhooks/${id}`, { name: 'Ops 2', url: 'https://hooks:s3cret@hooks.example.com/y', events: ['review.replied'] });
+  const masked = (await client.get('/settings/webhooks')).body;
+  assert.match(masked, /<p class="mono">https:\/\/hooks:•••@hooks\.example\.com\/y<\/p>/);
+  assert.ok(!masked.includes('s3cret'));
 
   assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'false' })).statusCode, 303);
   assert.match((await client.get('/settings/webhooks')).body, /Paused/);

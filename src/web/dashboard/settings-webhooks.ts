@@ -25,6 +25,18 @@ const FIELDS = ['name', 'url', 'events'];
 const NOTICES = ['deleted', 'saved', 'tested', 'resent'] as const;
 
 const formOf = (request: FastifyRequest): EndpointForm => ({ name: field(request, 'name').trim(), url: field(request, 'url').trim(), events: fieldList(request, 'events') });
+/** An endpoint's URL as listed: a password in it (https://user:pass@…) is not shown to whoever looks at the screen. */
+function withoutPassword(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url; // stored URLs are checked absolute URLs; nothing to hide in anything else
+  }
+  if (parsed.password === '') return url;
+  return `${parsed.protocol}//${parsed.username}:•••@${parsed.host}${parsed.pathname}${parsed.search}${parsed.hash}`;
+}
+
 const idOf = (request: FastifyRequest): string => (request.params as { id: string }).id;
 
 export const settingsWebhooksPage: DashboardPage = {
@@ -49,7 +61,7 @@ export const settingsWebhooksPage: DashboardPage = {
       const logs = await Promise.all(endpoints.map((e) => deliveryLog(ctx.db, principal, e.id)));
       return renderPage(request, reply, 'dashboard/settings-webhooks.eta', {
         title: t('hooks.title'), section: 'webhooks', events: SUBSCRIBABLE_EVENTS,
-        endpoints: endpoints.map((endpoint, i) => ({ ...endpoint, deliveries: logs[i]! })),
+        endpoints: endpoints.map((endpoint, i) => ({ ...endpoint, shownUrl: withoutPassword(endpoint.url), deliveries: logs[i]! })),
         form: shown.form ?? { name: '', url: '', events: [] }, fault: shown.fault ?? null, secret: shown.secret ?? null, notice: noticeOf(request),
       }, settingsCatalog);
     };
