@@ -1,6 +1,7 @@
-// Answers given before any route runs, in the same { "error", "code" } envelope as the rest: a path
-// Fastify's router cannot decode or match (bad % escape, over-long id) and requests Node's HTTP
-// parser refuses (headers over 16 KiB, malformed HTTP, a request that did not arrive in time).
+// Answers given before any route runs, in the same { "error", "code" } envelope as the rest (or, for
+// a person's browser outside the JSON APIs, the same fault page): a path Fastify's router cannot
+// decode or match (bad % escape, over-long id) and requests Node's HTTP parser refuses (headers over
+// 16 KiB, malformed HTTP, a request that did not arrive in time).
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
