@@ -29,6 +29,13 @@ export interface RateLimitStore {
    * made before any of them was counted.
    */
   undo(key: string, windowMs: number): Promise<void>;
+  /**
+   * Holds `key` for `ms` from now, whatever the windows (a lock that must last its full time even
+   * when it starts at the end of a window); a second hold while one runs starts it again.
+   */
+  hold(key: string, ms: number): Promise<void>;
+  /** Milliseconds left on a hold of `key`; 0 when there is none. */
+  heldMs(key: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -37,8 +44,10 @@ const windowStart = (now: number, windowMs: number): number => now - (now % wind
 
 export function memoryStore(): RateLimitStore {
   const windows = new Map<string, { start: number; end: number; count: number }>();
+  const holds = new Map<string, number>();
   const sweep = (now: number) => {
     for (const [key, window] of windows) if (window.end <= now) windows.delete(key);
+    for (const [key, until] of holds) if (until <= now) holds.delete(key);
   };
   return {
     connected: async () => {},
@@ -65,8 +74,17 @@ export function memoryStore(): RateLimitStore {
       const window = windows.get(key);
       if (window && window.start === windowStart(Date.now(), windowMs) && window.count > 0) window.count -= 1;
     },
+    async hold(key, ms) {
+      const now = Date.now();
+      if (holds.size >= 50_000) sweep(now);
+      holds.set(key, now + ms);
+    },
+    async heldMs(key) {
+      return Math.max(0, (holds.get(key) ?? 0) - Date.now());
+    },
     async close() {
       windows.clear();
+      holds.clear();
     },
   };
 }
@@ -170,6 +188,28 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
         openUntil = Date.now() + PAUSE_MS;
         // The hit may have been counted here (Redis was unreachable then too) or there; taking one back locally errs toward letting a try through.
         await local.undo(key, windowMs);
+      }
+    },
+    async hold(key, ms) {
+      // Kept here too: while Redis cannot be reached, this instance still honours its own holds.
+      await local.hold(key, ms);
+      if (redis.status !== 'ready' || Date.now() < openUntil) return;
+      try {
+        await redis.set(`${prefix}hold:${key}`, '1', 'PX', ms);
+      } catch (error) {
+        lastError = error as Error;
+        openUntil = Date.now() + PAUSE_MS;
+      }
+    },
+    async heldMs(key) {
+      const own = await local.heldMs(key);
+      if (redis.status !== 'ready' || Date.now() < openUntil) return own;
+      try {
+        return Math.max(own, Number(await redis.pttl(`${prefix}hold:${key}`)));
+      } catch (error) {
+        lastError = error as Error;
+        openUntil = Date.now() + PAUSE_MS;
+        return own;
       }
     },
     async close() {

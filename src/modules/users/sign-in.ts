@@ -35,15 +35,20 @@ export class LoginThrottle {
 
   /**
    * Counts a try as failed until it is known not to be. Answers the seconds to wait when the e-mail
-   * or the address had already reached its limit (the try is then refused and not counted), else 0.
+   * or the address is locked (the try is then refused and not counted), else 0. A lock starts at the
+   * first try past the limit and lasts a whole window from then.
    */
   async begin(emailKey: string, address: string): Promise<number> {
     const keys = this.keys(emailKey, address);
+    const held = Math.max(...(await Promise.all(keys.map(([key]) => this.store.heldMs(key)))));
+    if (held > 0) return Math.ceil(held / 1000);
     const hits = await Promise.all(keys.map(([key, max]) => countHit(this.store, key, max, this.limits.loginFailureWindowS)));
-    const over = hits.filter((hit) => hit.over);
-    if (over.length === 0) return 0;
+    if (!hits.some((hit) => hit.over)) return 0;
     await this.takeBack(keys);
-    return Math.max(...over.map((hit) => hit.resetS));
+    // Locked for a whole window from this refusal: the counting windows are aligned to the clock, so
+    // a limit reached near a window's end would otherwise lock for seconds only.
+    await Promise.all(keys.filter((_, i) => hits[i]!.over).map(([key]) => this.store.hold(key, this.limits.loginFailureWindowS * 1000)));
+    return this.limits.loginFailureWindowS;
   }
 
   /** A try that was right is not a failure. */

@@ -1,0 +1,54 @@
+// The sign-in lock (src/modules/users/sign-in.ts) lasts a whole window from the first refused try,
+// wherever that falls in the clock-aligned counting windows; holds work alike in memory and in Redis.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { memoryStore, type RateLimitStore, redisStore } from '../../src/http/rate-limit.ts';
+import { LoginThrottle } from '../../src/modules/users/sign-in.ts';
+
+const REDIS_URL = process.env.REDIS_URL;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const stores: Array<[string, () => RateLimitStore]> = [
+  ['memory', memoryStore],
+  ...(REDIS_URL ? [['redis', () => redisStore(REDIS_URL, { prefix: `test:${randomUUID()}:` })] as [string, () => RateLimitStore]] : []),
+];
+
+for (const [name, make] of stores) {
+  test(`a hold lasts its time and is then gone [${name}]`, async () => {
+    const store = make();
+    try {
+      await store.connected();
+      assert.equal(await store.heldMs('k'), 0);
+      await store.hold('k', 5000);
+      const left = await store.heldMs('k');
+      assert.ok(left > 3000 && left <= 5000, `${left} ms left`);
+      await store.hold('short', 50);
+      await sleep(120);
+      assert.equal(await store.heldMs('short'), 0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`an e-mail locked just before its counting window ends stays locked a whole window [${name}]`, async () => {
+    const store = make();
+    const windowS = 4;
+    const throttle = new LoginThrottle(store, { loginEmailFailureLimit: 3, loginAddressFailureLimit: 1000, loginFailureWindowS: windowS });
+    try {
+      await store.connected();
+      // Into the last half second of a clock-aligned window.
+      while (Date.now() % (windowS * 1000) < windowS * 1000 - 500) await sleep(20);
+      for (let i = 0; i < 3; i++) assert.equal(await throttle.begin('gm@example.com', '10.0.0.1'), 0, `try ${i + 1} is let through`);
+      const refusedAt = Date.now();
+      assert.equal(await throttle.begin('gm@example.com', '10.0.0.1'), windowS, 'the fourth is refused for a whole window');
+      // Past the window's end: a fixed window would have let the e-mail try again here.
+      while (Math.floor(Date.now() / (windowS * 1000)) === Math.floor(refusedAt / (windowS * 1000))) await sleep(20);
+      const wait = await throttle.begin('gm@example.com', '10.0.0.1');
+      assert.ok(wait >= 1 && wait <= windowS, `still locked in the next window (${wait} s to wait)`);
+      assert.equal(await throttle.begin('other@example.com', '10.0.0.1'), 0, 'another e-mail is not');
+    } finally {
+      await store.close();
+    }
+  });
+}
