@@ -63,6 +63,31 @@ for (const dialect of dialects) {
   });
 }
 
+test('a batch slower to send than its lease keeps it: a second worker sends none of it again', { timeout: 120_000 }, async () => {
+  const t = await createTestApp('sqlite');
+  // Each message takes the SMTP server 1 s: 15 over 5 connections take about 3 s, past a 2 s lease.
+  const sink = await startMailSink({ delayMs: 1000 });
+  const mailers = [createMailer({ smtpUrl: sink.url, mailDir: null })!, createMailer({ smtpUrl: sink.url, mailDir: null })!];
+  try {
+    const s = await surveyWithRule(t);
+    await seedCheckedOutStays(t.ctx.db, s.accountId, s.propertyId, 15);
+    await planInvitations(t.ctx.db, t.config.secretKey, newPlannerState());
+    const deps = (i: number) => ({ db: t.ctx.db, mailer: mailers[i]!, secretKey: t.config.secretKey, publicUrl: 'http://127.0.0.1', mailFrom: t.config.mailFrom, retryScheduleS: [0], log: t.ctx.log, batch: 15, leaseMs: 2000 });
+    const first = sendDueBatch(deps(0));
+    // Past the first lease, while the first worker is still sending: it looks for leftovers too.
+    await new Promise((resolve) => setTimeout(resolve, 2600));
+    assert.equal(await sendDueBatch(deps(1)), 0, 'the second worker finds nothing to take');
+    assert.equal(await first, 15);
+    const received = sink.mails.map((m) => m.parsed.messageId).sort();
+    assert.deepEqual(received, await invitationIds(t), 'each invitation arrived once');
+    assert.deepEqual(await statusCounts(t), { sent: 15 });
+  } finally {
+    for (const m of mailers) m.close();
+    await sink.close();
+    await t.close();
+  }
+});
+
 if (dialects.includes('postgres')) {
   test('two workers on one PostgreSQL send every invitation exactly once', { timeout: 120_000 }, async () => {
     const t = await createTestApp('postgres');

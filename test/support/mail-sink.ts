@@ -20,7 +20,8 @@ export interface MailSink {
   close(): Promise<void>;
 }
 
-export async function startMailSink(): Promise<MailSink> {
+/** `delayMs`: how long the server takes to accept each message (a slow SMTP server). */
+export async function startMailSink(options: { delayMs?: number } = {}): Promise<MailSink> {
   const mails: ReceivedMail[] = [];
   let refuse: ((index: number) => { code: number; message: string } | undefined) | null = null;
   let seen = 0;
@@ -41,7 +42,8 @@ export async function startMailSink(): Promise<MailSink> {
         const raw = Buffer.concat(chunks).toString('utf8');
         simpleParser(raw).then((parsed) => {
           mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), parsed, raw });
-          callback();
+          if (options.delayMs) setTimeout(callback, options.delayMs);
+          else callback();
         }, callback);
       });
     },

@@ -193,6 +193,13 @@ export async function lastInvited(db: Kysely<DB>, guestIds: readonly string[], e
 }
 
 /** Writes an outcome to claimed invitations whose lease is still `lease` (a later claim wins). */
+/** Moves the lease of the invitations still holding `lease` to `next` (the batch's writes then name `next`). */
+export async function renewLease(db: Kysely<DB>, ids: readonly string[], lease: string, next: string): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    await db.updateTable('survey_invitations').set({ lease_until: next }).where('id', 'in', ids.slice(i, i + 500)).where('lease_until', '=', lease).execute();
+  }
+}
+
 export async function settle(db: Kysely<DB>, ids: readonly string[], lease: string, changes: Partial<InvitationRow>): Promise<void> {
   if (ids.length === 0) return;
   await db.updateTable('survey_invitations').set(changes).where('id', 'in', ids).where('lease_until', '=', lease).execute();

@@ -4,8 +4,9 @@
 //     its invitations are claimed again (at least once; duplicates at most those in flight).
 //  2. decide, in one transaction that holds the guests' rows on PostgreSQL: the stay, guest, rule
 //     and survey as they are now say send, wait (the stay's end moved), or cancel with the reason.
-//  3. send through the Mailer, several at once; then record sent, or the SMTP answer and the next
-//     try on the retry schedule (a permanent 5xx refusal fails at once).
+//  3. send through the Mailer, several at once, renewing the batch's lease meanwhile; then record
+//     sent, or the SMTP answer and the next try on the retry schedule (a permanent 5xx refusal fails
+//     at once).
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -137,7 +138,8 @@ const nextOrphanCheck = new WeakMap<Kysely<DB>, number>();
 /** One pass: claim, decide, send, record. Answers how many invitations it claimed (0: none due). */
 export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<number> {
   const { db, mailer } = deps;
-  const lease = new Date(now + (deps.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const lease = new Date(now + leaseMs).toISOString();
   const at = new Date(now).toISOString();
   const limit = deps.batch ?? DEFAULT_BATCH;
   // Orphans now and then (a dead worker's, after its lease), so a steady backlog of scheduled ones cannot starve them.
@@ -171,9 +173,39 @@ export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(mailer.concurrency, toSend.length) }, sendOne));
-  await record(deps, sent, failed, lease);
+  const renewal = renewWhileSending(deps, toSend.map((c) => c.id), lease, leaseMs);
+  try {
+    await Promise.all(Array.from({ length: Math.min(mailer.concurrency, toSend.length) }, sendOne));
+  } finally {
+    await renewal.stop();
+  }
+  await record(deps, sent, failed, renewal.lease());
   return claimed.length;
+}
+
+/**
+ * Keeps a batch's lease ahead of a slow SMTP server: every third of the lease, the invitations
+ * still held (sent or not, until recorded) get a new lease, and the batch's writes then name that
+ * one. Otherwise a batch that outlived its lease would be taken and sent again by another worker.
+ * Rows whose lease already ran out and were taken keep the taker's lease, so they are not touched.
+ */
+function renewWhileSending(deps: SenderDeps, ids: string[], first: string, leaseMs: number): { lease(): string; stop(): Promise<void> } {
+  let current = first;
+  let renewing: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(async () => {
+      const next = new Date(Date.now() + leaseMs).toISOString();
+      await repo.renewLease(deps.db, ids, current, next);
+      current = next;
+    }).catch((error: unknown) => deps.log.warn({ err: error }, 'invitation lease not renewed'));
+  }, Math.max(10, Math.floor(leaseMs / 3)));
+  return {
+    lease: () => current,
+    async stop() {
+      clearInterval(timer);
+      await renewing;
+    },
+  };
 }
 
 async function record(deps: SenderDeps, sent: string[], failed: Failure[], lease: string): Promise<void> {
