@@ -14,7 +14,7 @@ const pathOf = (request: FastifyRequest): string => request.raw.url?.split('?')[
  * Fastify's `frameworkErrors` option: router failures answered like any other error, as a page for a
  * person's browser outside the JSON APIs (a survey link cut short or mangled in a mail client).
  */
-export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, pages: FaultPages = { render: null }): void {
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, pages: FaultPages): void {
   const answer = (status: number, message: string, code: ErrorCode): void => {
     if (pages.render !== null && wantsPage(request, pathOf(request))) void pages.render(request, reply, status, message);
     else void reply.status(status).send(envelope(message, code));

@@ -91,6 +91,9 @@ const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
 /** The public link's own address, query included, for the form to post back to. */
 const publicAction = (id: string, node: string | undefined): string => `/s/public/${encodeURIComponent(id)}${node === undefined ? '' : `?node=${encodeURIComponent(node)}`}`;
 
+/** The language of a page about no survey in particular: the reader's browser's among the five the guest pages are written in. */
+const readerLanguage = (request: FastifyRequest): string => negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
+
 /** A guest's link: the survey and unsubscribe pages' addresses (/s/…, /u/…). */
 export const isGuestLink = (path: string): boolean => /^\/[su](?:\/|$)/.test(path);
 
@@ -99,7 +102,7 @@ export const isGuestLink = (path: string): boolean => /^\/[su](?:\/|$)/.test(pat
  * 404 saying so in the reader's language among the surveys' five, whatever failed underneath.
  */
 export function guestLinkFault(request: FastifyRequest): { template: string; data: object } {
-  const lang = negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
+  const lang = readerLanguage(request);
   const t = translator(surveyCatalogs, lang);
   return { template: 'survey/message.eta', data: { lang, styles: [SURVEY_CSS], scripts: [], title: t('invalid.title'), text: t('invalid.body') } };
 }
@@ -125,7 +128,7 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
   });
 
   const unsubscribePage = (request: FastifyRequest, reply: FastifyReply, language: string | null, done: boolean) => {
-    const lang = language && language in surveyCatalogs ? language : negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
+    const lang = language && language in surveyCatalogs ? language : readerLanguage(request);
     const t = translator(surveyCatalogs, lang);
     return noStore(reply).view(done ? 'survey/message.eta' : 'survey/unsubscribe.eta', {
       lang, styles: [SURVEY_CSS], scripts: scriptsFor(request), title: t(done ? 'unsubscribed.title' : 'unsubscribe.title'), text: t(done ? 'unsubscribed.body' : 'unsubscribe.body'),
