@@ -111,7 +111,8 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
     web.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
       const error = httpErrorOf(thrown, request);
       if (isLinkFault(request, error.status)) return linkFaultPage(request, reply);
-      return renderError(reply.status(error.status).headers(error.headers), error.status, error.status >= 500 ? null : error.message, request.headers['accept-language']);
+      return renderError(reply.status(error.status).headers(error.headers), error.status, error.status >= 500 ? null : error.message,
+        request.headers['accept-language'], isGuestLink(request.url.split('?')[0] ?? '/'));
     });
 
     for (const register of routes) await register(web, ctx);
@@ -127,7 +128,7 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
       securityHeaders(request.raw, reply.raw, () => {});
       if (isLinkFault(request, status)) return linkFaultPage(request, reply);
       return reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
-        .send(eta.render('error.eta', errorPageData(status, message, request.headers['accept-language'])));
+        .send(eta.render('error.eta', errorPageData(status, message, request.headers['accept-language'], isGuestLink(request.url.split('?')[0] ?? '/'))));
     };
   });
   return pageFault!;

@@ -110,6 +110,9 @@ eachDatabase('a wrong e-mail and a wrong password get the same one message', asy
     assert.equal(res.statusCode, 401);
     assert.equal(res.cookies.find((c) => c.name === 'repute_session'), undefined);
     bodies.push(/<p class="fault" role="alert"[^>]*>([^<]*)<\/p>/.exec(res.body)?.[1] ?? '');
+    // The fault belongs to both fields, the e-mail is kept and the password field takes the focus to type again.
+    assert.match(res.body, /<input type="email"[^>]* value="[^"]+"[^>]* aria-describedby="login-fault">/);
+    assert.match(res.body, /<input type="password"[^>]* autofocus aria-describedby="login-fault">/);
   }
   assert.equal(bodies[0], 'The e-mail or the password is wrong.');
   assert.equal(bodies[1], bodies[0]);

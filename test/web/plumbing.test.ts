@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
+import { AppError } from '../../src/http/errors.ts';
 import { invalid } from '../../src/lib/errors.ts';
 import { registerPages } from '../../src/web/plugin.ts';
 import { eachDatabase } from '../support/each-database.ts';
@@ -40,6 +41,8 @@ eachDatabase('a browser at an address no page has gets an HTML page with the pag
     assert.equal(res.statusCode, 404, url);
     assert.match(String(res.headers['content-type']), /^text\/html/, url);
     assert.match(res.body, /<h1>Diese Seite gibt es nicht<\/h1>/, url);
+    // A way on: the dashboard's start page (which asks to sign in first when needed).
+    assert.match(res.body, /<a href="\/">Zum Dashboard<\/a>/, url);
     assert.doesNotMatch(res.body, /<b>/, url);
     assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/, url);
     assert.equal(res.headers['x-frame-options'], 'DENY', url);
@@ -69,6 +72,9 @@ test('a page fault is an HTML page in the reader\'s language, its message escape
         web.get('/probe', async () => {
           throw invalid('name must not be <script>alert(1)</script>');
         });
+        web.get('/s/probe', async () => {
+          throw new AppError(503, 'the database is unavailable', {}, 'database_unavailable');
+        });
       },
     ]);
     const en = await app.inject({ method: 'GET', url: '/probe' });
@@ -81,6 +87,12 @@ test('a page fault is an HTML page in the reader\'s language, its message escape
     const de = await app.inject({ method: 'GET', url: '/probe', headers: { 'accept-language': 'de-CH,de;q=0.9,en;q=0.5' } });
     assert.match(de.body, /<html lang="de">/);
     assert.match(de.body, /Diese Anfrage ist ungültig/);
+    assert.match(de.body, /<a href="\/">Zum Dashboard<\/a>/);
+    // A guest on a survey page has no dashboard to go to.
+    const guest = await app.inject({ method: 'GET', url: '/s/probe' });
+    assert.equal(guest.statusCode, 503);
+    assert.match(guest.body, /Please try again in a moment/);
+    assert.doesNotMatch(guest.body, /dashboard/i);
   } finally {
     await app.close();
     await close();

@@ -65,6 +65,9 @@ eachDatabase('in a browser on a phone: the e-mail\'s survey link, a missing answ
     // Without the required answer: the page again, the fault beside the question, the text kept.
     await page.getByRole('button', { name: 'Submit' }).click();
     await nps.getByText('Please answer this question.').waitFor();
+    // Screen readers hear which answer is missing: the unanswered group's buttons are invalid, the others not.
+    assert.deepEqual([...new Set(await nps.getByRole('radio').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('aria-invalid'))))], ['true']);
+    assert.equal(await page.getByRole('group', { name: 'Your room' }).locator('[aria-invalid]').count(), 0);
     assert.equal(await page.getByLabel('Anything else? <script>alert(1)</script>').inputValue(), 'Lovely sea view & <b>quiet</b> nights');
     await screenshot(page, 'survey-phone-fault');
     await nps.getByLabel('9', { exact: true }).check();

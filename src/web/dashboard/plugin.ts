@@ -85,7 +85,7 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         reply.status(error.status).headers(error.headers);
         const t = pageTranslator(languageOf(request));
         const message = error.status >= 500 ? null : csrfFault(thrown) ? t('error.csrf') : error.message;
-        if (request.signedIn === null) return renderError(reply, error.status, message, request.headers['accept-language']);
+        if (request.signedIn === null) return renderError(reply, error.status, message, request.headers['accept-language'], false);
         const title = [400, 403, 404].includes(error.status) ? t(`error.${error.status}` as 'error.400') : t('error.other');
         return renderPage(request, reply, 'dashboard/error.eta', { title, status: error.status, message });
       });
