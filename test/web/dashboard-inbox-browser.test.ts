@@ -66,6 +66,17 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     await wide.locator('.uplot canvas').first().waitFor();
     await screenshot(wide, 'dashboard-analytics');
     assert.deepEqual(await axeViolations(browser, desktop, `${base}/analytics`), [], '/analytics');
+    // The chart speaks the page's language: in German its legend says Monat and names the month under the cursor in German.
+    const german = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE', storageState: await phone.storageState() });
+    const chart = await german.newPage();
+    chart.on('pageerror', (error) => scriptErrors.push(error.message));
+    await chart.goto(`${base}/analytics`);
+    await chart.locator('.uplot canvas').first().waitFor();
+    assert.equal(await chart.locator('.u-legend .u-series').first().locator('.u-label').textContent(), 'Monat');
+    await chart.locator('.u-over').hover();
+    assert.match(String(await chart.locator('.u-legend .u-series').first().locator('.u-value').textContent()),
+      /^(Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}$/);
+    await german.close();
     await wide.goto(`${base}/insights`);
     await wide.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
     await screenshot(wide, 'dashboard-insights');

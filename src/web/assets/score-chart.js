@@ -3,17 +3,29 @@
 (() => {
   const box = document.querySelector('[data-chart]');
   if (!box || typeof uPlot === 'undefined') return;
-  const { months, series } = JSON.parse(box.getAttribute('data-chart'));
+  const { months, series, monthLabel } = JSON.parse(box.getAttribute('data-chart'));
   if (months.length === 0) return;
   const colours = ['#0a58ca', '#b42318', '#067647', '#7a5af8', '#c4320a', '#475467'];
   const xs = months.map((m) => Date.parse(`${m}-01T00:00:00Z`) / 1000);
   const width = Math.max(280, box.clientWidth);
+  // Month and weekday names in the page's language (uPlot's own are English), from the browser's Intl.
+  const lang = document.documentElement.lang || 'en';
+  const namesOf = (options, count, dateOf) => Array.from({ length: count }, (_, i) => new Intl.DateTimeFormat(lang, { ...options, timeZone: 'UTC' }).format(dateOf(i)));
+  const month = (i) => new Date(Date.UTC(2026, i, 1));
+  const weekday = (i) => new Date(Date.UTC(2026, 10, 1 + i)); // 2026-11-01 is a Sunday, uPlot's day 0
+  const names = {
+    MMMM: namesOf({ month: 'long' }, 12, month), MMM: namesOf({ month: 'short' }, 12, month),
+    WWWW: namesOf({ weekday: 'long' }, 7, weekday), WWW: namesOf({ weekday: 'short' }, 7, weekday),
+  };
   // uPlot is the global that /assets/uPlot.iife.min.js defines (loaded before this file).
   new uPlot({
     width, height: 260,
     // One month alone would stretch over years: give it a month's room.
     scales: { x: { time: true, range: (_u, min, max) => (min === max ? [min - 15 * 86400, max + 15 * 86400] : [min, max]) }, y: { range: [1, 5] } },
-    series: [{}, ...series.map((s, i) => ({ label: s.platform, stroke: colours[i % colours.length], width: 2, spanGaps: true }))],
+    fmtDate: (template) => uPlot.fmtDate(template, names),
+    // The months are calendar months in UTC (as the table's): shown in UTC, not shifted into the browser's zone.
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'UTC'),
+    series: [{ label: monthLabel, value: '{MMMM} {YYYY}' }, ...series.map((s, i) => ({ label: s.platform, stroke: colours[i % colours.length], width: 2, spanGaps: true }))],
     axes: [{}, { values: (_u, ticks) => ticks.map((v) => v.toFixed(1)) }],
   }, [xs, ...series.map((s) => s.scores)], box);
 })();

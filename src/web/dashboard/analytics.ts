@@ -24,7 +24,7 @@ export const analyticsPage: DashboardPage = {
       const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date(), chosen?.id ?? null);
       return renderPage(request, reply, 'dashboard/analytics.eta', {
         title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])), properties, chosen,
-        chart: JSON.stringify({ months: view.months, series: view.series }),
+        chart: JSON.stringify({ months: view.months, series: view.series, monthLabel: t('analytics.month') }),
         styles: ['/assets/uPlot.min.css'], scripts: ['/assets/uPlot.iife.min.js', '/assets/score-chart.js'],
       }, analyticsCatalog);
     });
