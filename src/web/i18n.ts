@@ -40,6 +40,28 @@ export function formatNumber(value: number, language: string): string {
   return mark === undefined || Number.isInteger(value) ? text : text.replace('.', mark);
 }
 
+/** How much of an instant a page shows. */
+export type DatePrecision = 'day' | 'minute' | 'second';
+
+/** Dates as German writes them (28.11.2026, 14:05), made once; other languages keep ISO 8601 (2026-11-28 14:05). */
+const GERMAN: Record<DatePrecision, Intl.DateTimeFormat> = {
+  day: new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeZone: 'UTC' }),
+  minute: new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+  second: new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }),
+};
+const ISO_LENGTH: Record<DatePrecision, number> = { day: 10, minute: 16, second: 19 };
+
+/**
+ * A stored instant (ISO 8601, UTC) as the language writes it, to the day, or to the minute or second
+ * marked UTC: the server knows no reader's time zone, so it says which one it shows.
+ */
+export function formatDate(iso: string, language: string, precision: DatePrecision = 'day'): string {
+  const zone = precision === 'day' ? '' : ' UTC';
+  const instant = language === 'de' ? new Date(iso) : null;
+  if (instant !== null && !Number.isNaN(instant.getTime())) return `${GERMAN[precision].format(instant)}${zone}`;
+  return `${iso.slice(0, ISO_LENGTH[precision]).replace('T', ' ')}${zone}`;
+}
+
 /**
  * A translator for one language from a feature's catalogs: English is complete (the type demands
  * every key), other languages may leave keys out and fall back to English. `{name}` in a message

@@ -37,6 +37,8 @@ eachDatabase('an owner creates a key, uses it, sees its last use and revokes it'
   assert.match(row, /<td>North<\/td>/);
   assert.match(row, /reviews:read, nodes:read/);
   assert.doesNotMatch(row, /never/, 'the key was used');
+  // When, to the minute, said to be UTC (the server knows no reader's time zone).
+  assert.match(row, /<time datetime="[^"]+">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/time>/);
 
   const id = /action="\/settings\/api\/([0-9a-f-]{36})\/revoke"/.exec(row)?.[1];
   assert.ok(id);
@@ -66,8 +68,11 @@ eachDatabase('a bad key form is shown again with the fault next to its field', a
   assert.equal(forged.statusCode, 400);
   // In the page's language.
   assert.equal((await client.submit('/account', '/account/language', { language: 'de' })).statusCode, 303);
+  // Dates as German writes them (a key made through the admin API is listed).
+  await createKey(t, tree.accountId, tree.root);
   const german = await client.submit('/settings/api', '/settings/api', { name: 'x'.repeat(201), node_id: tree.root });
   assert.match(german.body, /id="scopes-fault">Bitte wählen Sie mindestens eines aus\.</);
+  assert.match(german.body, /<time datetime="[^"]+">\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC<\/time>/);
 });
 
 eachDatabase('an owner bound to a region reaches the keys and nodes of its subtree only', async (t) => {

@@ -2,7 +2,7 @@
 // user's role, the user's e-mail, the Sign out form, a CSRF token for the page's forms, and a
 // translator over the frame's catalog plus the page's own.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Catalog, formatNumber, translator } from '../i18n.ts';
+import { type Catalog, type DatePrecision, formatDate, formatNumber, translator } from '../i18n.ts';
 import { FORGET_POST_JS } from '../locations.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
 import type { Role } from '../../modules/users/schemas.ts';
@@ -60,7 +60,7 @@ export interface PageData {
 /**
  * Renders `template` (a path under src/web/views/, e.g. 'dashboard/settings-api.eta') for the
  * signed-in user. The template nests the frame with `<% layout('dashboard/frame', it) %>` and gets
- * `it.t` (translate), `it.num` (a figure in the page's language), `it.csrf`, `it.user`, `it.lang` and the page's data.
+ * `it.t` (translate), `it.num` (a figure in the page's language), `it.date` (an instant as the language writes it, to the day, minute or second), `it.csrf`, `it.user`, `it.lang` and the page's data.
  */
 export function renderPage<K extends string>(request: FastifyRequest, reply: FastifyReply, template: string, data: PageData, catalogs?: PageCatalogs<K>) {
   const lang = languageOf(request);
@@ -75,6 +75,7 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
   return reply.header('Cache-Control', 'no-store').view(template, {
     ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: reply.pageCsrfToken(), path,
     num: (value: number) => formatNumber(value, lang),
+    date: (iso: string, precision?: DatePrecision) => formatDate(iso, lang, precision),
     scripts: [...((data.scripts as string[] | undefined) ?? []), ...(request.method === 'POST' ? [FORGET_POST_JS] : [])],
     // Where a page that answers a POST lives as a GET (forget-post.js makes it the history entry):
     // the page's own address unless the form's address has no page (POST /surveys/{id}/rules).
