@@ -85,7 +85,12 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
   const made = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
   assert.equal(made.statusCode, 303);
   assert.match((await manager.get(String(made.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Invitations are on: /, 'said once started');
-  const [rule] = (await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data;
+  // The same form sent again (a double click, a reload): no second rule, and the page says nothing changed.
+  const again = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
+  assert.equal(again.statusCode, 303);
+  assert.match((await manager.get(String(again.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Invitations were already on with these settings/);
+  const [rule, ...others] = (await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data;
+  assert.equal(others.length, 0);
   assert.deepEqual([rule.node_id, rule.delay_hours, rule.consent, rule.max_age_days, rule.cooldown_days], [tree.properties[0], 2, 'not_withdrawn', 7, 0]);
   await seedCheckedOutStays(t.ctx.db, tree.accountId, tree.properties[0], 2);
   await planInvitations(t.ctx.db, t.config.secretKey, newPlannerState());

@@ -9,7 +9,7 @@ import { lookup } from '../../lib/ids.ts';
 import { NOT_WITHIN_REACH } from '../nodes/service.ts';
 import { getSurvey } from '../surveys/service.ts';
 import * as repo from './repository.ts';
-import { createRule, deleteRule, toInvitation, toRule } from './rules.ts';
+import { createRule, deleteRule, RULE_DEFAULTS, toInvitation, toRule } from './rules.ts';
 import type { Invitation, InvitationRule, RuleInput } from './schemas.ts';
 
 export interface InvitationOverview {
@@ -39,11 +39,19 @@ export async function invitationOverview(db: Kysely<DB>, principal: Principal, s
   };
 }
 
-/** A rule on a node of the principal's reach, for a survey it sees. */
-export async function createRuleInReach(db: Kysely<DB>, principal: Principal, surveyId: string, input: RuleInput): Promise<InvitationRule> {
+/**
+ * A rule on a node of the principal's reach, for a survey it sees. A rule the survey already has,
+ * alike in every setting, is answered instead of a second one (`created: false`): a form sent twice
+ * (a double click, a reload after a lost answer) must not list the same invitations twice.
+ */
+export async function createRuleInReach(db: Kysely<DB>, principal: Principal, surveyId: string, input: RuleInput): Promise<{ rule: InvitationRule; created: boolean }> {
   const survey = await getSurvey(db, principal, surveyId);
   if (!principal.inSubtree(input.node_id)) throw invalid(NOT_WITHIN_REACH);
-  return createRule(db, survey.id, input);
+  const wanted = { ...RULE_DEFAULTS, ...input, node_id: input.node_id.toLowerCase() };
+  const same = (await repo.listSurveyRules(db, survey.id)).find((r) => r.node_id === wanted.node_id && r.delay_hours === wanted.delay_hours
+    && r.consent === wanted.consent && r.max_age_days === wanted.max_age_days && r.cooldown_days === wanted.cooldown_days);
+  if (same) return { rule: toRule(same), created: false };
+  return { rule: await createRule(db, survey.id, input), created: true };
 }
 
 /** Stops a rule of the principal's reach (404 otherwise). */

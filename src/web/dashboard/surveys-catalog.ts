@@ -49,6 +49,7 @@ const en = {
   'inv.reason': 'Why not sent',
   'inv.started': 'Invitations are on: guests are invited after check-out as the rule says.',
   'inv.stopped': 'Those invitations are stopped: nothing more is sent for that rule.',
+  'inv.already': 'Invitations were already on with these settings: nothing changed.',
 };
 
 export const surveysCatalog: PageCatalogs<keyof typeof en> = {
@@ -99,5 +100,6 @@ export const surveysCatalog: PageCatalogs<keyof typeof en> = {
     'inv.reason': 'Warum nicht gesendet',
     'inv.started': 'Einladungen sind eingeschaltet: Gäste werden nach dem Check-out gemäß der Regel eingeladen.',
     'inv.stopped': 'Diese Einladungen sind beendet: Für diese Regel wird nichts mehr gesendet.',
+    'inv.already': 'Mit diesen Einstellungen waren Einladungen schon eingeschaltet: Nichts wurde geändert.',
   },
 };

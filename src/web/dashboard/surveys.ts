@@ -64,7 +64,7 @@ export const surveysPage: DashboardPage = {
         channelWord: (channel: string) => (channel === 'email' || channel === 'qr_code' ? t(`surveys.channel.${channel}`) : channel),
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
         // After starting or stopping invitations (?done=…): said beside the rules.
-        notice: query.done === 'started' ? t('inv.started') : query.done === 'stopped' ? t('inv.stopped') : null,
+        notice: query.done === 'started' || query.done === 'stopped' || query.done === 'already' ? t(`inv.${query.done}`) : null,
         pageUrl: chosen === null ? '/surveys' : `/surveys?survey=${chosen.survey.id}#invitations`,
       }, surveysCatalog);
     };
@@ -75,14 +75,15 @@ export const surveysPage: DashboardPage = {
     web.post('/surveys/:id/rules', { preHandler: requireUser('manager') }, async (request, reply) => {
       const surveyId = (request.params as { id: string }).id;
       const form = ruleFormOf(request);
+      let created: boolean;
       try {
-        await createRuleInReach(ctx.db, scopeOf(request), surveyId, checkBody(RuleInput, ruleBody(form)));
+        ({ created } = await createRuleInReach(ctx.db, scopeOf(request), surveyId, checkBody(RuleInput, ruleBody(form))));
       } catch (error) {
         const fault = formFault(error, [...RULE_FIELDS], languageOf(request));
         (request.query as Record<string, string>).survey = surveyId;
         return show(request, reply.status(fault.status), { ruleForm: form, fault });
       }
-      return reply.redirect(`/surveys?survey=${encodeURIComponent(surveyId)}&done=started#invitations`, 303);
+      return reply.redirect(`/surveys?survey=${encodeURIComponent(surveyId)}&done=${created ? 'started' : 'already'}#invitations`, 303);
     });
 
     web.post('/surveys/:id/rules/:rule/delete', { preHandler: requireUser('manager') }, async (request, reply) => {
