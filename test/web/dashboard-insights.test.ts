@@ -52,5 +52,10 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
   const foreign = await t.admin('POST', `/accounts/${other.accountId}/topics`, { name: 'Theirs' });
   assert.equal((await client.get(`/insights?topic=${foreign.json().id}`)).statusCode, 404);
   assert.equal((await client.get('/insights?topic=nope')).statusCode, 404);
-  assert.match((await client.get('/insights', { 'accept-language': 'de' })).body, /<h1>Einblicke<\/h1>/);
+  const german = (await client.get('/insights', { 'accept-language': 'de' })).body;
+  assert.match(german, /<h1>Einblicke<\/h1>/);
+  // The engine's words in the page's language: a priority, a mention's sentiment.
+  assert.match(german, /Priorität: hoch/);
+  assert.match(mentions.body, /<strong class="sentiment-negative">negative<\/strong>/);
+  assert.match((await client.get(`/insights?topic=${cleanliness}`, { 'accept-language': 'de' })).body, /<strong class="sentiment-negative">negativ<\/strong>/);
 });

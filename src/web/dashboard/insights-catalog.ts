@@ -20,7 +20,17 @@ const en = {
   'insights.priority': 'Priority: {priority}',
   'insights.impact': 'Impact: {impact}',
   'insights.show': 'Show mentions',
+  // Words the engine writes (a mention's sentiment, a recommendation's priority); others stay as stored.
+  'insights.word.positive': 'positive',
+  'insights.word.neutral': 'neutral',
+  'insights.word.negative': 'negative',
+  'insights.word.high': 'high',
+  'insights.word.medium': 'medium',
+  'insights.word.low': 'low',
 };
+
+/** The stored values insights.word.* puts in words. */
+export const INSIGHT_WORDS: ReadonlySet<string> = new Set(['positive', 'neutral', 'negative', 'high', 'medium', 'low']);
 
 export const insightsCatalog: PageCatalogs<keyof typeof en> = {
   en,
@@ -43,5 +53,11 @@ export const insightsCatalog: PageCatalogs<keyof typeof en> = {
     'insights.priority': 'Priorität: {priority}',
     'insights.impact': 'Wirkung: {impact}',
     'insights.show': 'Erwähnungen zeigen',
+    'insights.word.positive': 'positiv',
+    'insights.word.neutral': 'neutral',
+    'insights.word.negative': 'negativ',
+    'insights.word.high': 'hoch',
+    'insights.word.medium': 'mittel',
+    'insights.word.low': 'niedrig',
   },
 };

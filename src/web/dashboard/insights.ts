@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { insightsOverview, topicMentions } from '../../modules/insights/overview.ts';
 import { recommendationsInReach } from '../../modules/insights/service.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
-import { insightsCatalog } from './insights-catalog.ts';
+import { INSIGHT_WORDS, insightsCatalog } from './insights-catalog.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
@@ -26,6 +26,8 @@ export const insightsPage: DashboardPage = {
       const names = new Map(properties.map((p) => [p.id, p.name]));
       return renderPage(request, reply, 'dashboard/insights.eta', {
         title: t('insights.title'), overview, properties, names, recommendations, chosen,
+        // A sentiment or priority the engine writes, in the page's language; one an operator wrote stays as it is.
+        word: (value: string) => (INSIGHT_WORDS.has(value) ? t(`insights.word.${value}` as 'insights.word.high') : value),
       }, insightsCatalog);
     });
   },
