@@ -2,6 +2,7 @@
 // response counts and NPS, a survey's responses with their answers, never the respondent's e-mail,
 // and a survey out of reach answers 404.
 import assert from 'node:assert/strict';
+import jsQRModule from 'jsqr';
 import { eachDatabase } from '../support/each-database.ts';
 import { createTree } from '../support/factories.ts';
 import { createUser, csrfOf, signedIn } from '../support/dashboard.ts';
@@ -138,4 +139,54 @@ eachDatabase('surveys: a hotel\'s manager reads the group\'s survey with the hot
   const key = (await t.admin('POST', `/accounts/${tree.accountId}/api-keys`, { node_id: tree.properties[0], scopes: ['surveys:read'] })).json().key;
   assert.deepEqual((await t.api(key, 'GET', '/surveys')).json().data, []);
   assert.equal((await t.api(key, 'GET', `/surveys/${survey.id}`)).statusCode, 404);
+});
+
+// jsqr is CommonJS whose types declare an ES default export: under Node's interop that is `.default`.
+const jsQR = jsQRModule.default;
+
+/** The text a QR code in uqr's SVG carries: its modules drawn as pixels, then read by a decoder (jsQR). */
+function readQrCode(svg: string): string | null {
+  const [width, height] = (/viewBox="0 0 (\d+) (\d+)"/.exec(svg) ?? []).slice(1).map(Number) as [number, number];
+  const pixels = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (const [, x, y, w, h] of svg.matchAll(/M(\d+),(\d+)h(\d+)v(\d+)h-\d+z/g)) {
+    for (let row = Number(y); row < Number(y) + Number(h); row++) {
+      for (let col = Number(x); col < Number(x) + Number(w); col++) pixels.fill(0, (row * width + col) * 4, (row * width + col) * 4 + 3);
+    }
+  }
+  return jsQR(pixels, width, height)?.data ?? null;
+}
+
+eachDatabase('surveys: a QR code of the public link for each hotel of the reach under the survey, which opens that hotel\'s survey', async (t) => {
+  const tree = await createTree(t);
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'In the room', node_id: tree.root, definition: DEFINITION, status: 'published' })).json();
+  const viewer = await signedIn(t, (await createUser(t, tree.accountId, 'viewer', tree.regions[0])).email);
+  const page = await viewer.get(`/surveys?survey=${survey.id}`);
+  assert.match(page.body, /<h2 id="qr-code">QR code for a hotel<\/h2>/);
+  // The hotels of the viewer's region only.
+  const options = [...page.body.matchAll(/<select id="qr-hotel" name="qr">([\s\S]*?)<\/select>/g)].map((m) => m[1]).join('');
+  assert.deepEqual([...options.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]), [tree.properties[0], tree.properties[1]]);
+
+  const chosen = await viewer.get(`/surveys?survey=${survey.id}&qr=${tree.properties[0]}`);
+  assert.equal(chosen.statusCode, 200);
+  const link = `${t.config.publicUrl}/s/public/${survey.id}?node=${tree.properties[0]}`;
+  assert.ok(chosen.body.includes(`<a href="${link.replace(/&/g, '&amp;')}">`), 'the link is shown');
+  const image = /<img src="([^"]+)" width="212" height="212" alt="QR code of the survey for Harbour Hotel">/.exec(chosen.body)?.[1]?.replace(/&amp;/g, '&');
+  assert.ok(image, chosen.body.slice(chosen.body.indexOf('qr-code'), chosen.body.indexOf('qr-code') + 1500));
+  assert.match(chosen.body, /download="QR code Harbour Hotel\.svg"/);
+
+  const svg = await viewer.get(image);
+  assert.equal(svg.statusCode, 200);
+  assert.match(String(svg.headers['content-type']), /^image\/svg\+xml/);
+  assert.equal(readQrCode(svg.body), link);
+  // What a phone opens from it: the survey, about that hotel.
+  const opened = await t.app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search });
+  assert.equal(opened.statusCode, 200);
+  assert.match(opened.body, /Harbour Hotel/);
+
+  // A hotel outside the reach, or none: not found.
+  assert.equal((await viewer.get(`/surveys?survey=${survey.id}&qr=${tree.properties[2]}`)).statusCode, 404);
+  assert.equal((await viewer.get(`/surveys/${survey.id}/qr.svg?node=${tree.properties[2]}`)).statusCode, 404);
+  assert.equal((await viewer.get(`/surveys/${survey.id}/qr.svg`)).statusCode, 404);
+  // In German.
+  assert.match((await viewer.get(`/surveys?survey=${survey.id}`, { 'accept-language': 'de' })).body, /<h2 id="qr-code">QR-Code für ein Hotel<\/h2>/);
 });

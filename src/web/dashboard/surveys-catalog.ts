@@ -50,6 +50,14 @@ const en = {
   'inv.started': 'Invitations are on: guests are invited after check-out as the rule says.',
   'inv.stopped': 'Those invitations are stopped: nothing more is sent for that rule.',
   'inv.already': 'Invitations were already on with these settings: nothing changed.',
+  'qr.title': 'QR code for a hotel',
+  'qr.intro': 'Guests who scan it answer this survey without an invitation, about the hotel you choose: print it for the rooms, the reception or the breakfast room. Nothing personal is asked or stored.',
+  'qr.noHotels': 'No hotel of yours lies under this survey\'s part of the account.',
+  'qr.hotel': 'Hotel',
+  'qr.show': 'Show QR code',
+  'qr.alt': 'QR code of the survey for {hotel}',
+  'qr.file': 'QR code {hotel}.svg',
+  'qr.download': 'Download the QR code (SVG, for printing at any size)',
 };
 
 export const surveysCatalog: PageCatalogs<keyof typeof en> = {
@@ -101,5 +109,13 @@ export const surveysCatalog: PageCatalogs<keyof typeof en> = {
     'inv.started': 'Einladungen sind eingeschaltet: Gäste werden nach dem Check-out gemäß der Regel eingeladen.',
     'inv.stopped': 'Diese Einladungen sind beendet: Für diese Regel wird nichts mehr gesendet.',
     'inv.already': 'Mit diesen Einstellungen waren Einladungen schon eingeschaltet: Nichts wurde geändert.',
+    'qr.title': 'QR-Code für ein Hotel',
+    'qr.intro': 'Gäste, die ihn scannen, beantworten diese Umfrage ohne Einladung, zu dem Hotel, das Sie wählen: drucken Sie ihn für die Zimmer, die Rezeption oder den Frühstücksraum. Persönliches wird weder erfragt noch gespeichert.',
+    'qr.noHotels': 'Keines Ihrer Hotels liegt unter dem Teil des Kontos, dem diese Umfrage gehört.',
+    'qr.hotel': 'Hotel',
+    'qr.show': 'QR-Code zeigen',
+    'qr.alt': 'QR-Code der Umfrage für {hotel}',
+    'qr.file': 'QR-Code {hotel}.svg',
+    'qr.download': 'QR-Code herunterladen (SVG, in jeder Größe druckbar)',
   },
 };

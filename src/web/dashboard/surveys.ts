@@ -3,9 +3,12 @@
 // the public API's response and answer objects carry neither).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
 import { cursorsFor } from '../../http/pagination.ts';
 import { createRuleInReach, deleteRuleInReach, invitationOverview } from '../../modules/invitations/reach.ts';
 import { CONSENT_MODES, RuleInput } from '../../modules/invitations/schemas.ts';
+import { listVisibleProperties } from '../../modules/nodes/service.ts';
+import { publicLinkProperties, publicSurveyPath, qrCodeSvg } from '../../modules/surveys/public-link.ts';
 import { getSurvey, listResponseAnswers, listResponses, surveySummaries } from '../../modules/surveys/service.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
 import { answerWords } from './answer-words.ts';
@@ -37,10 +40,22 @@ export const surveysPage: DashboardPage = {
   nav: [{ href: '/surveys', label: 'nav.surveys', least: 'viewer' }],
   routes(web, ctx: AppContext) {
     const cursors = cursorsFor(ctx.config.secretKey);
+    // The hotels a public (QR-code) link may name for this user, and the chosen one's link (?qr=<hotel id>).
+    const publicLinkOf = async (request: FastifyRequest, survey: { id: string; node_id: string }, asked: unknown) => {
+      const hotels = await publicLinkProperties(ctx.db, scopeOf(request), survey, await listVisibleProperties(ctx.db, scopeOf(request), ctx.propertyNames));
+      const chosen = typeof asked === 'string' ? hotels.find((h) => h.id === asked.toLowerCase()) ?? null : null;
+      if (typeof asked === 'string' && asked !== '' && chosen === null) throw new AppError(404, 'no such hotel in your reach under this survey');
+      const link = chosen === null ? null : {
+        hotel: chosen, url: `${ctx.config.publicUrl}${publicSurveyPath(survey.id, chosen.id)}`,
+        image: `/surveys/${encodeURIComponent(survey.id)}/qr.svg?node=${encodeURIComponent(chosen.id)}`,
+      };
+      return { hotels, link };
+    };
+
     const show = async (request: FastifyRequest, reply: FastifyReply, shown: { ruleForm?: RuleForm; fault?: FormFault | null } = {}) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), surveysCatalog);
-      const query = request.query as { survey?: unknown; cursor?: unknown; done?: unknown };
+      const query = request.query as { survey?: unknown; cursor?: unknown; done?: unknown; qr?: unknown };
       const surveys = await surveySummaries(ctx.db, principal);
       let chosen = null;
       if (typeof query.survey === 'string' && query.survey !== '') {
@@ -55,6 +70,7 @@ export const surveysPage: DashboardPage = {
           next: page.next_cursor ? `/surveys?survey=${survey.id}&cursor=${encodeURIComponent(page.next_cursor)}` : null,
           invitations: await invitationOverview(ctx.db, principal, survey.id),
           canManage: roleAtLeast(userOf(request).role, 'manager'),
+          qr: await publicLinkOf(request, survey, query.qr),
         };
       }
       return renderPage(request, reply, 'dashboard/surveys.eta', {
@@ -70,6 +86,14 @@ export const surveysPage: DashboardPage = {
     };
 
     web.get('/surveys', { preHandler: requireUser('viewer') }, async (request, reply) => show(request, reply));
+
+    // The QR code of a hotel's public link, as an SVG to show, print or download.
+    web.get('/surveys/:id/qr.svg', { preHandler: requireUser('viewer') }, async (request, reply) => {
+      const survey = await getSurvey(ctx.db, scopeOf(request), (request.params as { id: string }).id);
+      const { link } = await publicLinkOf(request, survey, (request.query as { node?: unknown }).node);
+      if (link === null) throw new AppError(404, 'name a hotel of your reach under this survey: ?node=<hotel id>');
+      return reply.type('image/svg+xml; charset=utf-8').header('Cache-Control', 'private, max-age=3600').send(qrCodeSvg(link.url));
+    });
 
     // Turn invitations on for a node of the user's reach (managers and owners).
     web.post('/surveys/:id/rules', { preHandler: requireUser('manager') }, async (request, reply) => {

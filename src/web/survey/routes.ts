@@ -9,6 +9,7 @@ import { countHit, enforceWindow } from '../../http/rate-limit.ts';
 import type { ParsedForm } from '../../modules/surveys/answers.ts';
 import { fieldOf } from '../../modules/surveys/answers.ts';
 import { textIn } from '../../modules/surveys/definition.ts';
+import { publicSurveyPath } from '../../modules/surveys/public-link.ts';
 import {
   checkUnsubscribeLink, openInvitation, openPublic, type PageOutcome, type SurveyView, submitInvitation, submitPublic, unsubscribeByToken,
 } from '../../modules/invitations/respond.ts';
@@ -88,8 +89,6 @@ function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Pa
 const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
   (typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
 
-/** The public link's own address, query included, for the form to post back to. */
-const publicAction = (id: string, node: string | undefined): string => `/s/public/${encodeURIComponent(id)}${node === undefined ? '' : `?node=${encodeURIComponent(node)}`}`;
 
 /** The language of a page about no survey in particular: the reader's browser's among the five the guest pages are written in. */
 const readerLanguage = (request: FastifyRequest): string => negotiateLanguage(request.headers['accept-language'], Object.keys(surveyCatalogs));
@@ -118,13 +117,13 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
 
   web.get<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) => {
     const survey = await openPublic(ctx.db, request.params.id, request.query.node);
-    return renderOutcome(request, noStore(reply), { kind: 'form', survey, language: null, form: null }, publicAction(request.params.id, request.query.node));
+    return renderOutcome(request, noStore(reply), { kind: 'form', survey, language: null, form: null }, publicSurveyPath(request.params.id, request.query.node));
   });
 
   web.post<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) => {
     const hit = await countHit(ctx.rateLimits, `survey-public:${request.params.id}:${request.ip}`, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S);
     enforceWindow(reply, hit, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S, 'survey answers from this address');
-    return renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), publicAction(request.params.id, request.query.node));
+    return renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), publicSurveyPath(request.params.id, request.query.node));
   });
 
   const unsubscribePage = (request: FastifyRequest, reply: FastifyReply, language: string | null, done: boolean) => {
