@@ -14,6 +14,7 @@ import { clientErrorHandler, frameworkError } from './http/edge-errors.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
 import { requestLogger, requestSerializer } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { parseJsonBody } from './http/json-body.ts';
 import { ADMIN_PREFIX, API_PREFIX, documentOptions } from './openapi.ts';
 import { docsOptions } from './http/docs.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
@@ -28,13 +29,6 @@ const genReqId = (req: { headers: Record<string, string | string[] | undefined> 
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 };
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route's body may be left out, or sent empty with Content-Type: application/json (buildApp's JSON parser). */
-    optionalBody?: boolean;
-  }
-}
 
 /** Server options; `stream` sends the JSON log lines somewhere other than stdout (tests read them). */
 export function fastifyOptions(logLevel: string, stream?: DestinationStream): FastifyServerOptions {
@@ -86,17 +80,16 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   app.setValidatorCompiler(validatorCompiler);
   // Every body is JSON: a text/plain one is refused with 415 rather than validated as a string.
   app.removeContentTypeParser('text/plain');
-  // Fastify's own JSON parser (prototype poisoning refused, as by default), except that a route that
-  // takes no body (a test ping, a delete, a retry) or an optional one (config.optionalBody) accepts
-  // an empty one: many HTTP clients send Content-Type: application/json on every request. A route
-  // that takes a body still answers an empty one with 400 invalid_json.
-  const json = app.getDefaultJsonParser('error', 'error');
+  // JSON bodies as src/http/json-body.ts reads them: prototype poisoning refused, faults in words.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' && (request.routeOptions.schema?.body === undefined || request.routeOptions.config.optionalBody === true)) {
-      return done(null, undefined);
+    let parsed: unknown;
+    try {
+      parsed = parseJsonBody(request, body as string);
+    } catch (error) {
+      return done(error as Error, undefined);
     }
-    json(request, body as string, done);
+    done(null, parsed);
   });
   registerErrorHandling(app, (path) =>
     // Without a token the operator plane does not exist, so its paths never answer 405.

@@ -22,7 +22,7 @@ export const ERROR_CODES = {
   delivery_pending: { status: 409, meaning: 'a webhook delivery is re-sent only once it is delivered or failed; this one is still pending' },
   rotation_in_progress: { status: 409, meaning: 'a webhook secret rotation\'s grace period is running; send `"force": true` to rotate again' },
   body_too_large: { status: 413, meaning: 'the body is over 1 MiB' },
-  unsupported_media_type: { status: 415, meaning: 'the body is not sent as `application/json`' },
+  unsupported_media_type: { status: 415, meaning: 'the body is not sent as `application/json`, or is sent compressed (`Content-Encoding`)' },
   property_invalid: { status: 422, meaning: '`property_id` is missing, outside the key\'s scope, or not a property' },
   rate_limited: { status: 429, meaning: 'too many requests in the window; wait `Retry-After` seconds' },
   auth_throttled: { status: 429, meaning: 'too many failed authentications from this address; wait `Retry-After` seconds' },

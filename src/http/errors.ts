@@ -176,13 +176,12 @@ function validationCode(context: string | undefined, errors: AjvError[]): ErrorC
   return (context === 'querystring' && first ? PAGINATION_CODES[first.instancePath] : undefined) ?? 'field_invalid';
 }
 
-// Fastify's own client errors (bad JSON, body too large, wrong content type) in plain words.
+// Fastify's own client errors (body too large, wrong content type) in plain words; JSON bodies' own
+// faults are src/http/json-body.ts's.
 function clientError(error: FastifyError, status: number): { message: string; code: ErrorCode } {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return { message: 'body is larger than the 1 MiB limit', code: 'body_too_large' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return { message: 'body must be sent as Content-Type: application/json', code: 'unsupported_media_type' };
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return { message: 'body must not be empty when Content-Type is application/json', code: 'invalid_json' };
-    case 'FST_ERR_CTP_INVALID_JSON_BODY': return { message: `body is not valid JSON: ${error.message}`, code: 'invalid_json' };
     default: return { message: error.message, code: defaultCode(status) };
   }
 }

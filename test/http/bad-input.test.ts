@@ -1,6 +1,7 @@
 // Bad input gets a 4xx with { "error": "…", "code": "…" } naming the field and the rule: malformed JSON, wrong
 // content type, oversized bodies, unknown routes, methods, ids and query parameters, NUL characters.
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../../src/http/error-codes.ts';
 import { eachDatabase } from '../support/each-database.ts';
@@ -26,7 +27,11 @@ const post = (t: TestApp, url: string, payload: string, contentType = 'applicati
   t.app.inject({ method: 'POST', url, headers: { ...admin, 'content-type': contentType }, payload });
 
 eachDatabase('malformed JSON is 400, a wrong content type 415, a body over 1 MiB 413', async (t) => {
-  assertError(await post(t, '/admin/v1/accounts', '{"name": "A",'), 400, /not valid JSON/);
+  // Where the JSON breaks, in the parser's words.
+  assertError(await post(t, '/admin/v1/accounts', '{"name": "A",'), 400, /^body is not valid JSON: .*(position|end of JSON)/i);
+  // A compressed body is not decoded: said so, not called broken JSON.
+  const gzipped = await t.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { ...admin, 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: gzipSync('{"name":"A"}') });
+  assert.equal(assertError(gzipped, 415), 'Content-Encoding gzip is not supported: send the body uncompressed');
   assertError(await post(t, '/admin/v1/accounts', ''), 400, /must not be empty/);
   assertError(await post(t, '/admin/v1/accounts', 'name=A', 'application/x-www-form-urlencoded'), 415, /Content-Type: application\/json/);
   assertError(await post(t, '/admin/v1/accounts', '{"name":"A"}', 'text/plain'), 415);
@@ -44,7 +49,10 @@ eachDatabase('JSON of the wrong shape names the field and the rule', async (t) =
   assertError(await post(t, '/admin/v1/accounts', '{"name": "A", "colour": "red"}'), 400, /body\.colour is not a known field/);
   assertError(await post(t, '/admin/v1/accounts', '{"name": "A", "plan_features": ["reviews", "teleport"]}'), 400, /body\.plan_features/);
   assertError(await post(t, '/admin/v1/accounts', '{"name": "A\\u0000B"}'), 400, /body\.name must not contain the NUL character/);
-  assertError(await post(t, '/admin/v1/accounts', '{"__proto__": {"name": "A"}}'), 400);
+  // Valid JSON whose keys would reach an object's prototype: refused at any depth, and said so.
+  for (const body of ['{"__proto__": {"name": "A"}}', '{"name": "A", "x": {"__proto__": 1}}', '{"name": "A", "x": {"constructor": {"prototype": 1}}}']) {
+    assert.equal(assertError(await post(t, '/admin/v1/accounts', body), 400), 'body holds a "__proto__" key, or a "constructor" key with a "prototype": neither is taken, at any depth', body);
+  }
 });
 
 eachDatabase('a value outside a union names the allowed values once, and a failing branch wins over "must be null"', async (t) => {
