@@ -21,14 +21,18 @@ export interface RateLimitStore {
    * instance's own until it is): awaited before serving, so the first requests share the window.
    */
   connected(): Promise<void>;
-  /** The current window's count of `key` without adding to it (a lock that must hold on every instance). */
-  peek(key: string, windowMs: number): Promise<WindowCount>;
   /**
-   * Takes back one hit of the current window (never below 0; nothing once the window has ended):
-   * for a count taken before the outcome was known, so that concurrent tries cannot all pass a check
-   * made before any of them was counted.
+   * Records one try of `key` under `id` and answers how many tries of `key` fall within the last
+   * `windowMs`, this one included: a sliding window (any `windowMs`, not clock-aligned ones), for a
+   * limit that must hold exactly ("10 failures within 15 minutes"), where a fixed window lets twice
+   * the limit through around its end.
    */
-  undo(key: string, windowMs: number): Promise<void>;
+  record(key: string, id: string, windowMs: number): Promise<number>;
+  /**
+   * Forgets the try recorded under `id`: a try counted before its outcome was known (so concurrent
+   * tries cannot all pass a check made before any of them counted) that turned out not to count.
+   */
+  forget(key: string, id: string): Promise<void>;
   /**
    * Holds `key` for `ms` from now, whatever the windows (a lock that must last its full time even
    * when it starts at the end of a window); a second hold while one runs starts it again.
@@ -45,9 +49,12 @@ const windowStart = (now: number, windowMs: number): number => now - (now % wind
 export function memoryStore(): RateLimitStore {
   const windows = new Map<string, { start: number; end: number; count: number }>();
   const holds = new Map<string, number>();
+  /** key → its tries (id → when, ms) and when the last of them leaves its window. */
+  const logs = new Map<string, { tries: Map<string, number>; until: number }>();
   const sweep = (now: number) => {
     for (const [key, window] of windows) if (window.end <= now) windows.delete(key);
     for (const [key, until] of holds) if (until <= now) holds.delete(key);
+    for (const [key, log] of logs) if (log.until <= now) logs.delete(key);
   };
   return {
     connected: async () => {},
@@ -64,15 +71,21 @@ export function memoryStore(): RateLimitStore {
       window.count += 1;
       return { count: window.count, resetMs: window.end - now };
     },
-    async peek(key, windowMs) {
+    async record(key, id, windowMs) {
       const now = Date.now();
-      const start = windowStart(now, windowMs);
-      const window = windows.get(key);
-      return { count: window && window.start === start ? window.count : 0, resetMs: start + windowMs - now };
+      let log = logs.get(key);
+      if (!log) {
+        if (logs.size >= 50_000) sweep(now);
+        log = { tries: new Map(), until: 0 };
+        logs.set(key, log);
+      }
+      for (const [tryId, at] of log.tries) if (at <= now - windowMs) log.tries.delete(tryId);
+      log.tries.set(id, now);
+      log.until = now + windowMs;
+      return log.tries.size;
     },
-    async undo(key, windowMs) {
-      const window = windows.get(key);
-      if (window && window.start === windowStart(Date.now(), windowMs) && window.count > 0) window.count -= 1;
+    async forget(key, id) {
+      logs.get(key)?.tries.delete(id);
     },
     async hold(key, ms) {
       const now = Date.now();
@@ -85,6 +98,7 @@ export function memoryStore(): RateLimitStore {
     async close() {
       windows.clear();
       holds.clear();
+      logs.clear();
     },
   };
 }
@@ -93,9 +107,12 @@ export function memoryStore(): RateLimitStore {
 const HIT = `local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return c`;
-// DECR only a window that still exists (one that expired meanwhile is not brought back at -1).
-const UNDO = `if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end
-return 0`;
+// A sliding window's log as a sorted set of tries scored by time: drop those out of the window, add
+// this one, keep the set as long as the window, count (one round trip). ARGV: now, window ms, id.
+const RECORD = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('ZCARD', KEYS[1])`;
 
 export interface RedisStoreOptions {
   /** Key prefix of the windows in Redis. */
@@ -104,7 +121,10 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, ttlMs: string): Promise<number>; rateLimitUndo(key: string): Promise<number> };
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, ttlMs: string): Promise<number>;
+  rateLimitRecord(key: string, now: string, windowMs: string, id: string): Promise<number>;
+};
 
 /**
  * Redis on a local network answers in well under a millisecond; this much means it is in trouble.
@@ -133,7 +153,7 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   // would print every reconnection failure to stderr.
   redis.on('error', () => {});
   redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
-  redis.defineCommand('rateLimitUndo', { numberOfKeys: 1, lua: UNDO });
+  redis.defineCommand('rateLimitRecord', { numberOfKeys: 1, lua: RECORD });
   const local = memoryStore();
   // The circuit: after a failure, counts skip Redis until `openUntil` (or until it is ready again),
   // so a hung Redis costs only the counts already sent when it stopped answering, not every one
@@ -149,7 +169,6 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
     redis.once('ready', () => resolve());
     setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
   });
-  const peekFallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.peek(key, windowMs)), degraded: lastError });
   return {
     connected: () => connected,
     async hit(key, windowMs) {
@@ -165,29 +184,26 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
         return fallback(key, windowMs);
       }
     },
-    async peek(key, windowMs) {
-      const now = Date.now();
-      if (redis.status !== 'ready' || now < openUntil) return peekFallback(key, windowMs);
-      const start = windowStart(now, windowMs);
+    async record(key, id, windowMs) {
+      // Kept here too: while Redis cannot be reached, this instance still counts its own tries.
+      const own = await local.record(key, id, windowMs);
+      if (redis.status !== 'ready' || Date.now() < openUntil) return own;
       try {
-        const count = Number((await redis.get(`${prefix}${key}:${start}`)) ?? 0);
-        return { count, resetMs: start + windowMs - now };
+        return Number(await redis.rateLimitRecord(`${prefix}log:${key}`, String(Date.now()), String(windowMs), id));
       } catch (error) {
         lastError = error as Error;
         openUntil = Date.now() + PAUSE_MS;
-        return peekFallback(key, windowMs);
+        return own;
       }
     },
-    async undo(key, windowMs) {
-      const now = Date.now();
-      if (redis.status !== 'ready' || now < openUntil) return local.undo(key, windowMs);
+    async forget(key, id) {
+      await local.forget(key, id);
+      if (redis.status !== 'ready' || Date.now() < openUntil) return;
       try {
-        await redis.rateLimitUndo(`${prefix}${key}:${windowStart(now, windowMs)}`);
+        await redis.zrem(`${prefix}log:${key}`, id);
       } catch (error) {
         lastError = error as Error;
         openUntil = Date.now() + PAUSE_MS;
-        // The hit may have been counted here (Redis was unreachable then too) or there; taking one back locally errs toward letting a try through.
-        await local.undo(key, windowMs);
       }
     },
     async hold(key, ms) {
