@@ -118,17 +118,20 @@ eachDatabase('a wrong e-mail and a wrong password get the same one message', asy
   assert.equal(bodies[1], bodies[0]);
 });
 
-eachDatabase('a state-changing request without a valid CSRF token is refused: signed in 403, signed out back to sign-in', async (t) => {
+eachDatabase('a state-changing request without a valid CSRF token is refused with 403: signed in with the reason, signed out with the sign-in form', async (t) => {
   const tree = await createTree(t);
   const owner = await createUser(t, tree.accountId, 'owner');
   const anonymous = new DashboardClient(t);
   await anonymous.get('/login');
-  // Signed out (the sign-in form's cookie gone, or a form of a session that has ended): sign in again, told why.
+  // Signed out (the sign-in form's cookie gone, or a form of a session that has ended): 403, and the
+  // sign-in form with why, from which the user signs in.
   const noToken = await anonymous.post('/login', { email: owner.email, password: PASSWORD });
-  assert.equal(noToken.statusCode, 303);
-  assert.equal(noToken.headers.location, '/login?expired=1');
+  assert.equal(noToken.statusCode, 403);
   assert.equal(noToken.cookies.find((c) => c.name === 'repute_session'), undefined, 'no session without the token');
-  assert.match((await anonymous.get('/login?expired=1')).body, /<p role="status">You were signed out, or the page was open too long: please sign in again\.<\/p>/);
+  assert.match(noToken.body, /<p role="status">You were signed out, or the page was open too long: please sign in again\.<\/p>/);
+  const again = await anonymous.post('/login', { _csrf: csrfOf(noToken.body), email: owner.email, password: PASSWORD });
+  assert.equal(again.statusCode, 303, 'the form shown with the 403 signs in');
+  assert.equal((await new DashboardClient(t).post('/login', { _csrf: 'made-up', email: owner.email, password: PASSWORD })).statusCode, 403);
 
   const client = await signedIn(t, owner.email);
   const page = await client.get('/account');
@@ -150,8 +153,8 @@ eachDatabase('a state-changing request without a valid CSRF token is refused: si
   const stale = csrfOf(german.body);
   await client.submit('/account', '/logout', {});
   const late = await client.post('/account/language', { language: 'en', _csrf: stale });
-  assert.equal(late.statusCode, 303);
-  assert.equal(late.headers.location, '/login?expired=1');
+  assert.equal(late.statusCode, 403);
+  assert.match(late.body, /please sign in again/);
 });
 
 eachDatabase('sign-out and user deletion end the session at once', async (t) => {

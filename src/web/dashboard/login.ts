@@ -1,27 +1,14 @@
 // Sign-in and sign-out: GET /login (fields Email and Password, button Sign in), POST /login (one
 // message for a wrong e-mail or password, whichever it was; a locked e-mail or address waits out
 // its window), POST /logout (the session ends in the database, the cookie is cleared).
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { endSession, openSession } from '../../modules/users/sessions.ts';
 import { LoginThrottle, signIn } from '../../modules/users/sign-in.ts';
 import { field } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
-import { DASHBOARD_CSS, pageTranslator } from './render.ts';
+import { showLogin } from './login-form.ts';
+import { pageTranslator } from './render.ts';
 import { languageOf, safeNext, SESSION_COOKIE } from './session.ts';
-
-interface LoginForm {
-  email: string;
-  next: string;
-  fault: string | null;
-  notice: string | null;
-}
-
-function showLogin(request: FastifyRequest, reply: FastifyReply, form: LoginForm) {
-  const lang = languageOf(request);
-  const t = pageTranslator(lang);
-  return reply.header('Cache-Control', 'no-store').view('dashboard/login.eta', { styles: [DASHBOARD_CSS], lang, t, title: t('login.title'), csrf: reply.pageCsrfToken(), ...form });
-}
 
 export const loginPage: DashboardPage = {
   routes(web, ctx: AppContext) {

@@ -14,6 +14,7 @@ import { TtlCache } from '../../lib/ttl-cache.ts';
 import { sessionOf } from '../../modules/users/sessions.ts';
 import { renderError } from '../error-page.ts';
 import type { NavEntry } from './render.ts';
+import { showLogin } from './login-form.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { csrfBinding, languageOf, SESSION_COOKIE } from './session.ts';
 
@@ -78,9 +79,13 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         done();
       });
       dash.setErrorHandler((thrown: FastifyError | DomainError, request, reply) => {
-        // A form sent after its session ended (signed out in another tab, expired, the browser
-        // restarted): its token belonged to that session. The way on is to sign in again, said so.
-        if (csrfFault(thrown) && request.signedIn === null) return reply.redirect('/login?expired=1', 303);
+        // A form sent signed out without a valid token: one of a session that has ended (signed out
+        // in another tab, expired, the browser restarted), or none at all. It answers 403 (the
+        // contract), with the sign-in form and why: the way on is to sign in again.
+        if (csrfFault(thrown) && request.signedIn === null) {
+          const t = pageTranslator(languageOf(request));
+          return showLogin(request, reply.status(403), { email: '', next: '/', fault: null, notice: t('login.expired') });
+        }
         const error = httpErrorOf(thrown, request);
         reply.status(error.status).headers(error.headers);
         const t = pageTranslator(languageOf(request));
