@@ -60,6 +60,9 @@ function viewEngine(): Eta {
 type PageFault = NonNullable<FaultPages['render']>;
 
 /** Mounts the pages; `routes` defaults to every feature's (src/web/registry.ts). Answers how to show a fault outside them. */
+/** Whether the request is for a guest's page (a survey or unsubscribe link), whose reader has no dashboard. */
+const onGuestPage = (request: FastifyRequest): boolean => isGuestLink(request.url.split('?')[0] ?? '/');
+
 export async function registerPages(app: FastifyInstance, ctx: AppContext, routes: readonly PageRoutes[] = pageRoutes): Promise<PageFault> {
   let pageFault: PageFault | null = null;
   await app.register(async (web) => {
@@ -112,13 +115,13 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
       const error = httpErrorOf(thrown, request);
       if (isLinkFault(request, error.status)) return linkFaultPage(request, reply);
       return renderError(reply.status(error.status).headers(error.headers), error.status, error.status >= 500 ? null : error.message,
-        request.headers['accept-language'], isGuestLink(request.url.split('?')[0] ?? '/'));
+        request.headers['accept-language'], onGuestPage(request));
     });
 
     for (const register of routes) await register(web, ctx);
 
     // A guest's link that leads nowhere is "not valid", in the guest's language, whatever failed (no route, a bad token).
-    const isLinkFault = (request: FastifyRequest, status: number) => (status === 400 || status === 404) && isGuestLink(request.url.split('?')[0] ?? '/');
+    const isLinkFault = (request: FastifyRequest, status: number) => (status === 400 || status === 404) && onGuestPage(request);
     const linkFaultPage = (request: FastifyRequest, reply: FastifyReply) => {
       const page = guestLinkFault(request);
       return reply.status(404).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(eta.render(page.template, page.data));
@@ -128,7 +131,7 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
       securityHeaders(request.raw, reply.raw, () => {});
       if (isLinkFault(request, status)) return linkFaultPage(request, reply);
       return reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
-        .send(eta.render('error.eta', errorPageData(status, message, request.headers['accept-language'], isGuestLink(request.url.split('?')[0] ?? '/'))));
+        .send(eta.render('error.eta', errorPageData(status, message, request.headers['accept-language'], onGuestPage(request))));
     };
   });
   return pageFault!;

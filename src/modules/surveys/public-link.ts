@@ -3,7 +3,6 @@
 // code that carries it, as SVG (uqr: encodes and draws, no dependencies, nothing fetched).
 import type { Kysely } from 'kysely';
 import { renderSVG } from 'uqr';
-import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { findNode, listSubtreeProperties } from '../nodes/repository.ts';
 import type { PropertyName } from '../nodes/service.ts';
@@ -13,14 +12,14 @@ export const publicSurveyPath = (surveyId: string, propertyId?: string): string 
   `/s/public/${encodeURIComponent(surveyId)}${propertyId === undefined ? '' : `?node=${encodeURIComponent(propertyId)}`}`;
 
 /**
- * The hotels a public link of the survey may name for this user: the properties at or below the
- * survey's node (what the link accepts) that are also within the user's reach, in path order.
+ * The hotels a public link of the survey may name for a user: of the properties the user sees
+ * (`visible`, their reach), those at or below the survey's node (what the link accepts), in order.
  */
-export async function publicLinkProperties(db: Kysely<DB>, principal: Principal, survey: { node_id: string }, visible: readonly PropertyName[]): Promise<PropertyName[]> {
+export async function publicLinkProperties(db: Kysely<DB>, survey: { node_id: string }, visible: readonly PropertyName[]): Promise<PropertyName[]> {
   const owner = await findNode(db, survey.node_id);
   if (!owner) return [];
   const underSurvey = new Set((await listSubtreeProperties(db, owner.path)).map((p) => p.id));
-  return visible.filter((p) => underSurvey.has(p.id) && principal.inSubtree(p.id));
+  return visible.filter((p) => underSurvey.has(p.id));
 }
 
 /**

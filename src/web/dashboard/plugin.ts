@@ -79,16 +79,15 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         done();
       });
       dash.setErrorHandler((thrown: FastifyError | DomainError, request, reply) => {
+        const t = pageTranslator(languageOf(request));
         // A form sent signed out without a valid token: one of a session that has ended (signed out
         // in another tab, expired, the browser restarted), or none at all. It answers 403 (the
         // contract), with the sign-in form and why: the way on is to sign in again.
         if (csrfFault(thrown) && request.signedIn === null) {
-          const t = pageTranslator(languageOf(request));
           return showLogin(request, reply.status(403), { email: '', next: '/', fault: null, notice: t('login.expired') });
         }
         const error = httpErrorOf(thrown, request);
         reply.status(error.status).headers(error.headers);
-        const t = pageTranslator(languageOf(request));
         const message = error.status >= 500 ? null : csrfFault(thrown) ? t('error.csrf') : error.message;
         if (request.signedIn === null) return renderError(reply, error.status, message, request.headers['accept-language'], false);
         const title = [400, 403, 404].includes(error.status) ? t(`error.${error.status}` as 'error.400') : t('error.other');

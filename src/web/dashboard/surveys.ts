@@ -42,7 +42,7 @@ export const surveysPage: DashboardPage = {
     const cursors = cursorsFor(ctx.config.secretKey);
     // The hotels a public (QR-code) link may name for this user, and the chosen one's link (?qr=<hotel id>).
     const publicLinkOf = async (request: FastifyRequest, survey: { id: string; node_id: string }, asked: unknown) => {
-      const hotels = await publicLinkProperties(ctx.db, scopeOf(request), survey, await listVisibleProperties(ctx.db, scopeOf(request), ctx.propertyNames));
+      const hotels = await publicLinkProperties(ctx.db, survey, await listVisibleProperties(ctx.db, scopeOf(request), ctx.propertyNames));
       const chosen = typeof asked === 'string' ? hotels.find((h) => h.id === asked.toLowerCase()) ?? null : null;
       if (typeof asked === 'string' && asked !== '' && chosen === null) throw new AppError(404, 'no such hotel in your reach under this survey');
       const link = chosen === null ? null : {
