@@ -1,9 +1,11 @@
-// Failed authentications per client address: past the limit in a window, that address is refused
-// with 429 until the window ends, before its key is looked up (a flood of made-up keys costs no
-// database read) and before an admin token is compared (no guessing at speed).
+// Failed authentications per client address: past the limit within any window (a sliding one: a
+// fixed window would let twice the limit through around its end), that address is refused with 429
+// for a whole window, before its key is looked up (a flood of made-up keys costs no database read)
+// and before an admin token is compared (no guessing at speed).
+import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { domainError } from './errors.ts';
-import { countHit, type RateLimitStore } from './rate-limit.ts';
+import type { RateLimitStore } from './rate-limit.ts';
 
 /** Most addresses remembered as refused at once; beyond, the oldest are forgotten first. */
 const MAX_BLOCKED = 10_000;
@@ -48,17 +50,21 @@ export class AuthThrottle {
     this.vouched.set(secret, Date.now() + VOUCH_MS);
   }
 
-  /** Counts a failed authentication from the request's address; the one past the limit answers 429. */
+  /**
+   * Counts a failed authentication from the request's address; the one past the limit within the
+   * window answers 429, and the address stays refused for a window from then (by when every failure
+   * it counted has left the window).
+   */
   async failed(request: FastifyRequest): Promise<void> {
-    const hit = await countHit(this.store, `auth-fail:${this.scope}:${request.ip}`, this.max, this.windowS);
-    if (!hit.over) return;
+    const count = await this.store.record(`auth-fail:${this.scope}:${request.ip}`, randomUUID(), this.windowS * 1000);
+    if (count <= this.max) return;
     if (this.blocked.size >= MAX_BLOCKED) this.blocked.delete(this.blocked.keys().next().value!);
-    this.blocked.set(request.ip, Date.now() + hit.resetS * 1000);
-    throw this.refusal(hit.resetS);
+    this.blocked.set(request.ip, Date.now() + this.windowS * 1000);
+    throw this.refusal(this.windowS);
   }
 
   private refusal(retryS: number) {
-    return domainError('auth_throttled', `too many failed authentications from this address (limit ${this.max} per ${this.windowS} s); retry in ${retryS} s`, {
+    return domainError('auth_throttled', `too many failed authentications from this address (limit ${this.max} within ${this.windowS} s); retry in ${retryS} s`, {
       'Retry-After': String(retryS),
     });
   }

@@ -1,5 +1,5 @@
 // Rate limits: fixed windows per API key (and per other counted thing), sliding logs where a limit
-// must hold within any window (sign-in failures), and holds (locks); in memory by default, in Redis
+// must hold within any window (sign-in and authentication failures), and holds (locks); in memory by default, in Redis
 // when REDIS_URL is set so every instance shares them. An unreachable or hung Redis neither fails nor slows a request:
 // the instance counts in its own memory until Redis answers again (and says so in the log).
 import { Redis } from 'ioredis';

@@ -77,6 +77,22 @@ eachDatabase('wrong admin tokens: past AUTH_FAILURE_LIMIT an address is refused,
   assert.equal((await from('198.51.100.9', ADMIN_TOKEN)).statusCode, 404);
 }, { env: { AUTH_FAILURE_LIMIT: '3' } });
 
+eachDatabase('failed authentications count in a sliding window: the limit holds within any AUTH_FAILURE_WINDOW_S, and the refusal lasts one window', async (t) => {
+  const from = (bearer: string) =>
+    t.app.inject({ method: 'GET', url: '/api/v4/reviews', remoteAddress: '203.0.113.8', headers: { authorization: `Bearer ${bearer}` } });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  assert.equal((await from(madeUpKey())).statusCode, 401);
+  // More than half a window later: two clock-aligned windows would often hold these apart.
+  await sleep(1200);
+  assert.equal((await from(madeUpKey())).statusCode, 401);
+  const refused = await from(madeUpKey());
+  assertRefused(refused, 'auth_throttled');
+  assert.equal(refused.headers['retry-after'], '2', 'refused for a whole window');
+  assert.match(refused.json().error, /limit 2 within 2 s/);
+  await sleep(2100);
+  assert.equal((await from(madeUpKey())).statusCode, 401, 'a window later the address is counted afresh');
+}, { env: { AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_S: '2' } });
+
 eachDatabase('behind a trusted proxy (TRUST_PROXY) failures count per X-Forwarded-For client, not per proxy', async (t) => {
   const via = (client: string, bearer: string) => t.app.inject({
     method: 'GET', url: '/api/v4/reviews', remoteAddress: '127.0.0.1',
