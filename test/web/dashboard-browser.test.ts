@@ -75,7 +75,7 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     assert.equal(await page.getByRole('row').filter({ hasText: 'BI export' }).count(), 1);
     const row = page.getByRole('row').filter({ hasText: 'BI export' });
     await row.getByRole('button', { name: 'Revoke' }).click();
-    await page.getByRole('status').filter({ hasText: 'revoked' }).waitFor();
+    await page.getByRole('status').filter({ hasText: '“BI export” is revoked' }).waitFor();
     assert.equal(await whoami(base, key), 401);
 
     // Settings → Webhooks: create an endpoint, send a test, see it delivered in the log.

@@ -33,7 +33,7 @@ eachDatabase('an owner creates a key, uses it, sees its last use and revokes it'
   const listed = await client.get('/settings/api');
   assert.ok(!listed.body.includes(key), 'the key is shown once only');
   assert.ok(!listed.body.includes('data-testid="new-api-key"'));
-  const row = /<tr>\s*<th scope="row">&lt;b&gt;BI&lt;\/b&gt; export<\/th>([\s\S]*?)<\/tr>/.exec(listed.body)?.[1] ?? '';
+  const row = /<tr>\s*<th scope="row" id="key-[0-9a-f-]{36}">&lt;b&gt;BI&lt;\/b&gt; export<\/th>([\s\S]*?)<\/tr>/.exec(listed.body)?.[1] ?? '';
   assert.match(row, /<td>North<\/td>/);
   assert.match(row, /reviews:read, nodes:read/);
   assert.doesNotMatch(row, /never/, 'the key was used');
@@ -45,6 +45,9 @@ eachDatabase('an owner creates a key, uses it, sees its last use and revokes it'
   const revoked = await client.submit('/settings/api', `/settings/api/${id}/revoke`, {});
   assert.equal(revoked.statusCode, 303);
   assert.equal((await t.api(key, 'GET', '/whoami')).statusCode, 401);
+  // The page it leads to says which key went.
+  const after = await client.get(String(revoked.headers.location));
+  assert.match(after.body, /<p class="notice" role="status">The key “&lt;b&gt;BI&lt;\/b&gt; export” is revoked: it answers 401 from now on\.<\/p>/);
   // The key's escaped name, not "BI" alone: a page's random CSRF token holds "BI" about one time in 40.
   assert.ok(!(await client.get('/settings/api')).body.includes('&lt;b&gt;BI&lt;/b&gt; export'), 'a revoked key is not listed');
 });
@@ -102,6 +105,9 @@ eachDatabase('an owner bound to a region reaches the keys and nodes of its subtr
     assert.equal(res.statusCode, 404, String(id));
   }
   assert.equal((await t.api(otherKey, 'GET', '/whoami')).statusCode, 200);
+  // Another account's key, revoked, is not named on this account's page.
+  await otherClient.submit('/settings/api', `/settings/api/${otherId}/revoke`, {});
+  assert.doesNotMatch((await client.get(`/settings/api?revoked=${otherId}`)).body, /class="notice"/);
 });
 
 eachDatabase('webhook endpoints are account-wide: an owner bound to a region neither manages them nor grants webhooks:manage', async (t) => {

@@ -50,10 +50,10 @@ export async function listAccountKeys(db: Kysely<DB>, accountId: string): Promis
     .orderBy('api_keys.created_at', 'desc').orderBy('api_keys.id', 'desc').execute();
 }
 
-/** The key's account and node path (revoked or not), for a caller's reach check. */
-export async function findKeyOwner(db: Kysely<DB>, id: string): Promise<{ account_id: string; node_path: string } | undefined> {
+/** The key's account and node path (revoked or not), for a caller's reach check, with its name and revocation. */
+export async function findKeyOwner(db: Kysely<DB>, id: string): Promise<{ account_id: string; node_path: string; name: string | null; revoked_at: string | null } | undefined> {
   return db.selectFrom('api_keys').innerJoin('nodes', 'nodes.id', 'api_keys.node_id')
-    .select(['api_keys.account_id', 'nodes.path as node_path']).where('api_keys.id', '=', id).executeTakeFirst();
+    .select(['api_keys.account_id', 'nodes.path as node_path', 'api_keys.name', 'api_keys.revoked_at']).where('api_keys.id', '=', id).executeTakeFirst();
 }
 
 /** Every key of the account, revoked ones too, newest first (the operator's view; never the hash). */

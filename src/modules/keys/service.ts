@@ -67,12 +67,23 @@ export async function createKeyWithin(db: Kysely<DB>, principal: Principal, inpu
   return createKey(db, principal.accountId, input);
 }
 
-/** Revokes a key bound within the principal's subtree; any other id is not found. */
-export async function revokeKeyWithin(db: Kysely<DB>, principal: Principal, id: string): Promise<void> {
+/** A key of the principal's account bound within its subtree, revoked or not; any other id is none. */
+async function keyWithin(db: Kysely<DB>, principal: Principal, id: string) {
   const owner = await lookup(id, (uuid) => findKeyOwner(db, uuid));
   const nodeId = owner?.node_path.split('/').filter(Boolean).at(-1);
-  if (!owner || owner.account_id !== principal.accountId || nodeId === undefined || !principal.inSubtree(nodeId)) throw notFound('api key');
+  return owner && owner.account_id === principal.accountId && nodeId !== undefined && principal.inSubtree(nodeId) ? owner : undefined;
+}
+
+/** Revokes a key bound within the principal's subtree; any other id is not found. */
+export async function revokeKeyWithin(db: Kysely<DB>, principal: Principal, id: string): Promise<void> {
+  if (!(await keyWithin(db, principal, id))) throw notFound('api key');
   await revokeKey(db, id);
+}
+
+/** The name of a revoked key within the principal's reach (null: unnamed); undefined for any other id. */
+export async function revokedKeyName(db: Kysely<DB>, principal: Principal, id: string): Promise<string | null | undefined> {
+  const key = await keyWithin(db, principal, id);
+  return key?.revoked_at ? key.name : undefined;
 }
 
 /** What a principal is built from: the caller's account, node and plan (a key's row, or a signed-in user's). */

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPES } from '../../access/scopes.ts';
 import type { AppContext } from '../../context.ts';
-import { createKeyWithin, listKeys, revokeKeyWithin } from '../../modules/keys/service.ts';
+import { createKeyWithin, listKeys, revokedKeyName, revokeKeyWithin } from '../../modules/keys/service.ts';
 import { listVisibleNodes } from '../../modules/nodes/service.ts';
 import { KeyInput } from '../../modules/keys/schemas.ts';
 import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
@@ -46,9 +46,17 @@ export const settingsApiPage: DashboardPage = {
     };
 
     web.get('/settings/api', guard, async (request, reply) => {
-      const t = pageTranslator(languageOf(request), settingsCatalog);
-      return show(request, reply, { notice: (request.query as { revoked?: unknown }).revoked === '1' ? t('api.revoked') : null });
+      const revoked = (request.query as { revoked?: unknown }).revoked;
+      return show(request, reply, { notice: typeof revoked === 'string' ? await revokedNotice(request, revoked) : null });
     });
+
+    /** Names the key revoked (`?revoked=<id>`): with several alike, which one went is worth saying. */
+    const revokedNotice = async (request: FastifyRequest, id: string): Promise<string | null> => {
+      const t = pageTranslator(languageOf(request), settingsCatalog);
+      const name = await revokedKeyName(ctx.db, scopeOf(request), id);
+      if (name === undefined) return null;
+      return name === null ? t('api.revoked') : t('api.revokedNamed', { name });
+    };
 
     web.post('/settings/api', guard, async (request, reply) => {
       const form: KeyForm = { name: field(request, 'name').trim(), node_id: field(request, 'node_id'), scopes: fieldList(request, 'scopes') };
@@ -63,10 +71,11 @@ export const settingsApiPage: DashboardPage = {
     });
 
     web.post('/settings/api/:id/revoke', guard, async (request, reply) => {
-      await revokeKeyWithin(ctx.db, scopeOf(request), (request.params as { id: string }).id);
+      const id = (request.params as { id: string }).id;
+      await revokeKeyWithin(ctx.db, scopeOf(request), id);
       // This instance forgets every resolved key now; others within the cache's TTL (2 s).
       ctx.principals.clear();
-      return reply.redirect('/settings/api?revoked=1', 303);
+      return reply.redirect(`/settings/api?revoked=${encodeURIComponent(id)}`, 303);
     });
   },
 };
