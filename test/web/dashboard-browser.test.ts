@@ -129,6 +129,10 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
       await phonePage.goto(`${base}${path}`);
       const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${path} scrolls sideways by ${overflow}px on a phone`);
+      // Nor does any button hide to the side inside a table that scrolls (a key's Revoke, a user's Remove).
+      const buttons = await phonePage.evaluate(() => [...document.querySelectorAll('main button')].map((b) => ({ text: b.textContent?.trim(), right: Math.round(b.getBoundingClientRect().right) })));
+      if (path !== '/') assert.ok(buttons.some((b) => /Revoke|Remove|Pause|Create/.test(b.text ?? '')), `${path} lists its buttons`);
+      for (const b of buttons) assert.ok(b.right <= 375, `${path}: the button ${b.text} ends at x=${b.right}, off a 375px screen`);
       await phonePage.getByRole('button', { name: 'Sign out' }).isVisible();
       await screenshot(phonePage, `dashboard-phone${path.replace(/\//g, '-')}`);
     }

@@ -36,10 +36,16 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
     _csrf: csrf, [`reply-${second.id}`]: 'not this one', [`reply-${mine.id}`]: 'Thank you, see you soon!', back: '/reviews?replied=no',
   });
   assert.equal(sent.statusCode, 303);
-  assert.equal(sent.headers.location, `/reviews?replied=no&sent=1#review-${mine.id}`);
-  // Back on the inbox, the reply is confirmed at the top (the "not replied" filter now leaves the review out).
-  const after = await client.get('/reviews?replied=no&sent=1');
-  assert.match(after.body, /<p class="notice" role="status">Your reply was sent\.<\/p>/);
+  assert.equal(sent.headers.location, `/reviews?replied=no&sent=${mine.id}#sent`);
+  // Back on the inbox, the reply is confirmed at the top (the "not replied" filter now leaves the review
+  // out), where the address's #sent lands.
+  const after = await client.get(`/reviews?replied=no&sent=${mine.id}`);
+  const notice = after.body.indexOf('<p class="notice" role="status" id="sent">Your reply was sent.</p>');
+  assert.ok(notice > 0 && notice < after.body.indexOf('<article'), 'above the reviews');
+  // Where the page still shows the review, the confirmation is inside it, beneath the reply.
+  const inPlace = await client.get(`/reviews?sent=${mine.id}`);
+  assert.match(inPlace.body, new RegExp(`<article id="review-${mine.id}" class="review">(?:(?!</article>)[\\s\\S])*<div class="owner-reply">(?:(?!</article>)[\\s\\S])*<p class="notice" role="status" id="sent">Your reply was sent\\.</p>`));
+  assert.equal((inPlace.body.match(/Your reply was sent/g) ?? []).length, 1);
   assert.doesNotMatch((await client.get('/reviews?replied=no')).body, /Your reply was sent/);
   const key = await createKey(t, tree.accountId, tree.root);
   assert.equal((await t.api(key, 'GET', `/reviews/${mine.id}`)).json().owner_reply, 'Thank you, see you soon!');
@@ -110,7 +116,7 @@ eachDatabase('answering a review on the second page comes back to that page, not
   for (let i = 0; i < 27; i++) await createReview(t, tree.accountId, tree.properties[0], { text: `Review ${i}`, rating: 2 });
   const client = await signedIn(t, (await createUser(t, tree.accountId, 'manager')).email);
   const first = await client.get('/reviews?rating_max=2');
-  const older = /<a href="([^"]+)">Older reviews<\/a>/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
+  const older = /<a class="button secondary" href="([^"]+)">Older reviews<\/a>/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
   assert.ok(older, 'a link to the second page');
   const second = await client.get(older);
   const [review] = articles(second.body);
@@ -119,6 +125,6 @@ eachDatabase('answering a review on the second page comes back to that page, not
   assert.equal(back, older, 'the page\'s forms come back to this page, cursor and filters kept');
   const sent = await client.post(`/reviews/${review}/reply`, { _csrf: csrfOf(second.body), [`reply-${review}`]: 'Thank you', back: back! });
   assert.equal(sent.statusCode, 303);
-  assert.equal(sent.headers.location, `${older}&sent=1#review-${review}`);
+  assert.equal(sent.headers.location, `${older}&sent=${review}#sent`);
   assert.ok(articles((await client.get(String(sent.headers.location).split('#')[0]!)).body).includes(review));
 });

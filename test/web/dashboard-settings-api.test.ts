@@ -34,7 +34,7 @@ eachDatabase('an owner creates a key, uses it, sees its last use and revokes it'
   assert.ok(!listed.body.includes(key), 'the key is shown once only');
   assert.ok(!listed.body.includes('data-testid="new-api-key"'));
   const row = /<tr>\s*<th scope="row" id="key-[0-9a-f-]{36}">&lt;b&gt;BI&lt;\/b&gt; export<\/th>([\s\S]*?)<\/tr>/.exec(listed.body)?.[1] ?? '';
-  assert.match(row, /<td>North<\/td>/);
+  assert.match(row, /<td data-label="Node">North<\/td>/);
   assert.match(row, /reviews:read, nodes:read/);
   assert.doesNotMatch(row, /never/, 'the key was used');
   // When, to the minute, said to be UTC (the server knows no reader's time zone).

@@ -171,8 +171,10 @@ export const reviewsPage: DashboardPage = {
       };
       return renderPage(request, reply, 'dashboard/reviews.eta', {
         title: t('reviews.title'), form, propertyOptions: form.node_id === '' ? options : web.view('dashboard/property-options.eta', { properties, selected: form.node_id }), platforms: PLATFORMS, page, names, back, ratingLabel,
-        // After a reply (?sent=1): said at the top, since a filter such as "not replied" may now leave the review out.
-        notice: raw.sent === '1' && fault === null ? t('reviews.sent') : null,
+        // After a reply (?sent=<review id>#sent): said inside the review when the page still shows it,
+        // else at the top (a filter such as "not replied" now leaves it out); #sent lands on it either way.
+        notice: typeof raw.sent === 'string' && raw.sent !== '' && fault === null ? t('reviews.sent') : null,
+        sentId: typeof raw.sent === 'string' ? raw.sent : null,
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
@@ -198,7 +200,7 @@ export const reviewsPage: DashboardPage = {
           reviewId: id, message: (fault.fields.get('text') ?? fault.general ?? '').replace(/^text\b/, 'reply'), drafts: draftsOf(request),
         });
       }
-      return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}sent=1#review-${id}`, 303);
+      return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(id)}#sent`, 303);
     });
 
     web.post('/reviews/:id/hidden', { preHandler: requireUser('manager') }, async (request, reply) => {
