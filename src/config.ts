@@ -3,6 +3,8 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, w
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { ConfigError } from './lib/config-error.ts';
+import { parseAllowList } from './lib/allow-list.ts';
 
 export interface Config {
   readonly port: number;
@@ -56,8 +58,7 @@ export interface Config {
   readonly mailLeaseS: number;
 }
 
-/** Start-up fails with this: one line naming the variable and what is wrong with it. */
-export class ConfigError extends Error {}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -92,8 +93,11 @@ function databaseUrlVar(env: Env): string {
   if (url.startsWith('sqlite:') && sqlitePath(url) === '') {
     throw new ConfigError('DATABASE_URL sqlite: needs a file, e.g. sqlite:./data/repute.db (or sqlite::memory: for a database that vanishes at stop)');
   }
-  if (url.startsWith('sqlite:') || url.startsWith('postgres://') || url.startsWith('postgresql://')) return url;
-  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got ${quote(url)}`);
+  if (url.startsWith('sqlite:')) return url;
+  if (!url.startsWith('postgres://') && !url.startsWith('postgresql://')) throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got ${quote(url)}`);
+  // Parsed here, as the driver would later (a port of 99999 or "abc"), so the line names the variable.
+  if (!URL.canParse(url)) throw new ConfigError(`DATABASE_URL is not a valid postgres:// address (check the port, and percent-encode special characters of the password): ${quote(maskPassword(url))}`);
+  return url;
 }
 
 /** Path of the SQLite file named by a sqlite: URL (":memory:" stays as is). */
@@ -115,22 +119,46 @@ function secretKeyVar(env: Env, databaseUrl: string): Buffer {
   if (path === ':memory:') return randomBytes(32);
   // Embedded mode: keep a generated key beside the database file so a restart can still decrypt.
   const keyFile = join(dirname(path), 'secret.key');
-  if (existsSync(keyFile)) {
-    const key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new ConfigError(`${keyFile} must hold 32 bytes, base64-encoded, as repute wrote it; it holds ${key.length} (restore it from a backup)`);
+  try {
+    if (existsSync(keyFile)) {
+      const key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+      if (key.length !== 32) throw new ConfigError(`${keyFile} must hold 32 bytes, base64-encoded, as repute wrote it; it holds ${key.length} (restore it from a backup)`);
+      return key;
+    }
+    // Owner-only, like the database beside it (connect.ts): the folder holds personal data and this key.
+    mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
+    const key = randomBytes(32);
+    writeFileSync(keyFile, key.toString('base64') + '\n', { mode: 0o600 });
     return key;
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    // A folder this user may not write (or read): said in terms of the setting that chose it.
+    const { code, syscall } = error as NodeJS.ErrnoException;
+    throw new ConfigError(`DATABASE_URL names a folder that cannot hold the generated secret.key (${syscall ?? 'access'} ${keyFile}: ${code ?? String(error)}): choose a folder this user may write, or set REPUTE_SECRET_KEY`);
   }
-  // Owner-only, like the database beside it (connect.ts): the folder holds personal data and this key.
-  mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
-  const key = randomBytes(32);
-  writeFileSync(keyFile, key.toString('base64') + '\n', { mode: 0o600 });
-  return key;
 }
 
 function redisUrlVar(env: Env): string | null {
   const url = env.REDIS_URL?.trim() || null;
-  if (url !== null && !/^rediss?:\/\/./.test(url)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got ${quote(url)}`);
+  if (url === null) return null;
+  if (!/^rediss?:\/\/./.test(url)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got ${quote(maskPassword(url))}`);
+  if (!URL.canParse(url)) throw new ConfigError(`REDIS_URL is not a valid address (check the port): ${quote(maskPassword(url))}`);
+  // The database's number, if any: ioredis would send SELECT NaN for "/abc" (and crash the process).
+  if (!/^\/?(\d{1,5})?$/.test(new URL(url).pathname)) throw new ConfigError(`REDIS_URL may end in a database number (/0, /1, …), got ${quote(maskPassword(url))}`);
   return url;
+}
+
+/** scheme://user:secret@host/… → scheme://user:***@host/… (for error lines and logs). */
+export function maskPassword(url: string): string {
+  // Up to the last @ of the authority: a password with an unencoded @ is hidden whole.
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^/]*@/i, '$1***@');
+}
+
+/** WEBHOOK_ALLOW_PRIVATE's entries, checked now (the worker parses them again when it starts). */
+function allowPrivateVar(env: Env): string[] {
+  const entries = listVar(env, 'WEBHOOK_ALLOW_PRIVATE');
+  parseAllowList(entries);
+  return entries;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -260,7 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPollMs: intVar(env, 'WEBHOOK_POLL_MS', 1000, 1, 3_600_000),
     webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 15000, 1, 600_000),
     webhookRetentionDays: intVar(env, 'WEBHOOK_RETENTION_DAYS', 30, 0, 36_500),
-    webhookAllowPrivate: listVar(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookAllowPrivate: allowPrivateVar(env),
     webhookEndpointLimit: intVar(env, 'WEBHOOK_ENDPOINT_LIMIT', 20, 0, 100_000),
     webhookAutoDisableAfterS: intVar(env, 'WEBHOOK_AUTO_DISABLE_AFTER_S', 5 * 86400, 0, 365 * 86400),
     worker,

@@ -73,6 +73,7 @@ export function registerInsights(program: Command): void {
 
   const categories = insights.command('categories').description('an account\'s own categories: keyword lists the engine matches in mentions');
   categories.command('add')
+    .description('add a category the engine then finds in reviews (read again with `repute insights extract`); prints it as JSON')
     .requiredOption('--account <id>', 'the account\'s id')
     .requiredOption('--name <name>', 'the category\'s name')
     .requiredOption('--keywords <language=list>', 'keywords of one language, e.g. en=rooftop,terrace (repeat for more languages)', keywordsOption)
@@ -84,12 +85,14 @@ export function registerInsights(program: Command): void {
       }, { 'body.keywords': '--keywords', 'body.parent_label_id': '--parent' });
     });
   categories.command('list')
+    .description('the account\'s categories with their keywords, as JSON')
     .requiredOption('--account <id>', 'the account\'s id')
     .action(async (options: { account: string }) => {
       const { listCategories } = await import('../modules/insights/categories.ts');
       await withDatabase(async (database) => printJson({ data: await listCategories(database.db, options.account) }));
     });
   categories.command('remove')
+    .description('remove a category and its mentions')
     .argument('<id>', 'the category\'s id')
     .action(async (id: string) => {
       const { deleteCategory } = await import('../modules/insights/categories.ts');

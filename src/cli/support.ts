@@ -2,7 +2,7 @@
 // migrating) the DATABASE_URL database, validating option bodies with the admin schemas, printing
 // JSON. Heavy modules (database drivers, validators) load on first use, so `repute --help` stays fast.
 import type { TSchema } from 'typebox';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { ConfigError, loadConfig, maskPassword, type Config } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import { AppError, describeValidation } from '../http/errors.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -60,11 +60,6 @@ const UNREACHABLE: Record<string, string> = {
 };
 
 const firstLine = (text: string): string => text.split('\n')[0]!;
-
-/** postgres://user:secret@host/db → postgres://user:***@host/db (for error lines and logs). */
-export function maskPassword(databaseUrl: string): string {
-  return databaseUrl.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
-}
 
 /**
  * Runs fn on the migrated database named by DATABASE_URL and closes it; errors become CliErrors,

@@ -2,19 +2,13 @@
 // host name resolves to is vetted with ipaddr.js's named ranges (IPv4-mapped, 6to4 and NAT64
 // forms are judged by the IPv4 address they carry); the connection then goes to the vetted
 // address itself, so a DNS answer that changes between the check and the connect cannot slip in.
-// WEBHOOK_ALLOW_PRIVATE admits exact IPs, CIDR ranges (any port) or host:port pairs.
+// WEBHOOK_ALLOW_PRIVATE (src/lib/allow-list.ts) admits exact IPs, CIDR ranges (any port) or host:port pairs.
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ConfigError } from '../config.ts';
+import type { AllowList } from '../lib/allow-list.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
-
-export interface AllowList {
-  ranges: Array<[Address, number]>;
-  /** "host:port" with the host lower-cased and IPv6 without brackets. */
-  hostPorts: Set<string>;
-}
 
 export interface ResolvedAddress {
   address: string;
@@ -46,26 +40,6 @@ const RANGE_WORDS: Record<string, string> = {
   deprecatedSiteLocal: 'a site-local address', deprecatedOrchid: 'an ORCHID address', orchid2: 'an ORCHID address',
   droneRemoteIdProtocolEntityTags: 'a reserved address', segmentRouting: 'a segment-routing address',
 };
-
-export function parseAllowList(entries: readonly string[]): AllowList {
-  const allow: AllowList = { ranges: [], hostPorts: new Set() };
-  for (const entry of entries) {
-    if (ipaddr.isValidCIDR(entry)) {
-      allow.ranges.push(ipaddr.parseCIDR(entry));
-    } else if (ipaddr.isValid(entry)) {
-      const address = ipaddr.parse(entry);
-      allow.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
-    } else {
-      const match = /^(?:\[([^\]]+)\]|([^:[\]/\s]+)):(\d{1,5})$/.exec(entry);
-      const port = match ? Number(match[3]) : NaN;
-      if (!match || port < 1 || port > 65535) {
-        throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE entries must be IP addresses, CIDR ranges or host:port pairs, got "${entry}"`);
-      }
-      allow.hostPorts.add(`${(match[1] ?? match[2])!.toLowerCase()}:${port}`);
-    }
-  }
-  return allow;
-}
 
 function allowsHostPort(allow: AllowList, hostname: string, port: number): boolean {
   return allow.hostPorts.size > 0 && allow.hostPorts.has(`${hostname.toLowerCase()}:${port}`);

@@ -4,7 +4,8 @@
 // connect time-out is 5 s, the whole attempt (answer and body) WEBHOOK_TIMEOUT_MS, and at most
 // 64 KiB of an answer is read (4 KiB kept).
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { AddressRefusedError, type AllowList, type Lookup, systemLookup, vettedAddress } from './address-guard.ts';
+import type { AllowList } from '../lib/allow-list.ts';
+import { AddressRefusedError, type Lookup, systemLookup, vettedAddress } from './address-guard.ts';
 
 const CONNECT_TIMEOUT_MS = 5000;
 const READ_LIMIT = 64 * 1024;

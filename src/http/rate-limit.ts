@@ -4,6 +4,7 @@
 // the instance counts in its own memory until Redis answers again (and says so in the log).
 import { Redis } from 'ioredis';
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { ConfigError } from '../lib/config-error.ts';
 import { AppError } from './errors.ts';
 
 export interface WindowCount {
@@ -151,8 +152,12 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
     retryStrategy: (times) => Math.min(times * 100, 1000),
   }) as RedisWithHit;
   // Connection errors surface per command (and are logged there); without a listener ioredis
-  // would print every reconnection failure to stderr.
-  redis.on('error', () => {});
+  // would print every reconnection failure to stderr. One is kept: a database number (REDIS_URL's
+  // /n) this Redis does not have fails ioredis's SELECT, which then counts in database 0 unsaid.
+  let wrongDatabase: Error | null = null;
+  redis.on('error', (error: Error) => {
+    if (/DB index is out of range/i.test(error.message)) wrongDatabase = error;
+  });
   redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
   redis.defineCommand('rateLimitRecord', { numberOfKeys: 1, lua: RECORD });
   const local = memoryStore();
@@ -166,8 +171,14 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
     openUntil = 0;
   });
   const fallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.hit(key, windowMs)), degraded: lastError });
-  const connected = new Promise<void>((resolve) => {
-    redis.once('ready', () => resolve());
+  // SELECT's answer comes before the ready check's (one connection answers in order): by 'ready' a
+  // wrong database number is known, and start-up stops on it rather than share another's counts.
+  const connected = new Promise<void>((resolve, reject) => {
+    redis.once('ready', () => {
+      if (wrongDatabase === null) return resolve();
+      redis.disconnect();
+      reject(new ConfigError(`REDIS_URL names database ${new URL(url).pathname.slice(1)}, which this Redis does not have (${wrongDatabase.message}; its "databases" setting says how many)`));
+    });
     setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
   });
   return {

@@ -22,6 +22,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
   await checkSecretKey(database.db, config.secretKey, app.log);
+  // Before any worker starts: a REDIS_URL naming a database Redis lacks stops start-up here.
+  await ctx.rateLimits.connected();
   // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
@@ -32,7 +34,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     : null;
   const invitations = config.worker === 'inline' ? startInvitationsWorker({ db: database.db, commits: database.commits, log: app.log }, config) : null;
   const retention = config.worker === 'inline' ? startRetentionWorker({ db: database.db, log: app.log }, config) : null;
-  await ctx.rateLimits.connected();
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {

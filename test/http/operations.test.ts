@@ -261,6 +261,10 @@ for (const dialect of dialects) {
       [{ WEBHOOK_TIMEOUT_MS: 'soon' }, 'WEBHOOK_TIMEOUT_MS'], [{ WEBHOOK_ENDPOINT_LIMIT: '-5' }, 'WEBHOOK_ENDPOINT_LIMIT'], [{ WEBHOOK_RETENTION_DAYS: '-1' }, 'WEBHOOK_RETENTION_DAYS'],
       [{ WEBHOOK_RETRY_SCHEDULE_S: '0x10,1e3' }, 'WEBHOOK_RETRY_SCHEDULE_S'], [{ MAIL_RETRY_SCHEDULE_S: '60,-5' }, 'MAIL_RETRY_SCHEDULE_S'],
       [{ HOST: 'not a host' }, 'HOST'], [{ MAIL_DIR: '/etc/passwd/mail' }, 'MAIL_DIR'], [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
+      // Addresses the drivers would refuse later with a bare "Invalid URL", or (a database "abc") crash on.
+      [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:99999/test' }, 'DATABASE_URL'], [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:abc/test' }, 'DATABASE_URL'],
+      [{ REDIS_URL: 'redis://127.0.0.1:6379/abc' }, 'REDIS_URL'], [{ REDIS_URL: 'redis://127.0.0.1:notaport' }, 'REDIS_URL'], [{ REDIS_URL: 'redis://:@' }, 'REDIS_URL'],
+      [{ WEBHOOK_ALLOW_PRIVATE: '127.0.0.1, not-an-ip' }, 'WEBHOOK_ALLOW_PRIVATE'],
       ...(dialect === 'postgres' ? [[{ REPUTE_SECRET_KEY: '' }, 'REPUTE_SECRET_KEY'] as [Record<string, string>, string]] : []),
     ];
     for (const [env, name] of cases) {
@@ -272,6 +276,12 @@ for (const dialect of dialects) {
       }, JSON.stringify(env));
     }
     assert.equal(loadConfig(base).rateLimitMax, 120);
+    // A password never reaches the line, even one with an unencoded @.
+    assert.throws(() => loadConfig({ ...base, DATABASE_URL: 'postgres://repute:s3cr@et@127.0.0.1:99999/x' }), (error: Error) => {
+      assert.ok(error.message.endsWith('"postgres://repute:***@127.0.0.1:99999/x"'), error.message);
+      return true;
+    });
+    assert.equal(loadConfig({ ...base, REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl, 'redis://127.0.0.1:6379/2');
     // Empty counts as unset, for the schedules too.
     assert.deepEqual(loadConfig({ ...base, WEBHOOK_RETRY_SCHEDULE_S: '', MAIL_RETRY_SCHEDULE_S: ' ' }).mailRetryScheduleS, [60, 300, 1800, 7200, 21600]);
     assert.deepEqual(loadConfig({ ...base, WEBHOOK_RETRY_SCHEDULE_S: '0, 2.5,60' }).webhookRetryScheduleS, [0, 2.5, 60]);
@@ -288,6 +298,11 @@ test('embedded mode: a damaged secret.key stops start-up naming the file; a bad 
     writeFileSync(join(dir, 'data', 'secret.key'), 'hello\n');
     assert.throws(() => loadConfig(env), (error: Error) => {
       assert.match(error.message, /secret\.key must hold 32 bytes, base64-encoded, as repute wrote it; it holds 3 \(restore it from a backup\)$/);
+      return true;
+    });
+    // A folder that cannot be made (here: below a file) is said in terms of DATABASE_URL.
+    assert.throws(() => loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'data', 'secret.key', 'sub', 'repute.db')}` }), (error: Error) => {
+      assert.match(error.message, /^DATABASE_URL names a folder that cannot hold the generated secret\.key \(mkdir .*: ENOTDIR\): choose a folder this user may write, or set REPUTE_SECRET_KEY$/);
       return true;
     });
   } finally {

@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { ConfigError } from '../../src/config.ts';
+import { redisStore } from '../../src/http/rate-limit.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { createTestApp, dialects } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
@@ -157,6 +159,23 @@ for (const kind of ['closed', 'black-holed', ...(REDIS_URL ? ['hung' as const] :
       }
     });
   }
+}
+
+if (REDIS_URL) {
+  test('a REDIS_URL naming a database this Redis lacks stops start-up with a line naming REDIS_URL, not counts in database 0', async () => {
+    const url = new URL(REDIS_URL);
+    url.pathname = '/99999';
+    const store = redisStore(url.href);
+    try {
+      await assert.rejects(store.connected(), (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /^REDIS_URL names database 99999, which this Redis does not have \(ERR DB index is out of range/);
+        return true;
+      });
+    } finally {
+      await store.close();
+    }
+  });
 }
 
 if (REDIS_URL) {
