@@ -77,6 +77,14 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     assert.match(String(await chart.locator('.u-legend .u-series').first().locator('.u-value').textContent()),
       /^(Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}$/);
     await german.close();
+    // On a touch screen nothing hovers: the legend names the series without values ("--") that only a pointer fills.
+    const onPhone = await phone.newPage();
+    onPhone.on('pageerror', (error) => scriptErrors.push(error.message));
+    await onPhone.goto(`${base}/analytics`);
+    await onPhone.locator('.uplot canvas').first().waitFor();
+    assert.ok(await onPhone.locator('.u-legend .u-series').count() > 0);
+    assert.equal(await onPhone.locator('.u-legend .u-value').count(), 0);
+    await onPhone.close();
     await wide.goto(`${base}/insights`);
     await wide.getByRole('heading', { name: 'Insights', level: 1 }).waitFor();
     await screenshot(wide, 'dashboard-insights');

@@ -55,6 +55,11 @@ eachDatabase('in a browser on a phone: the e-mail\'s survey link, a missing answ
     const nps = page.getByRole('group', { name: 'How likely are you to recommend us?' });
     assert.equal(await nps.getByRole('radio').count(), 11);
     assert.equal(await page.getByRole('group', { name: 'Your room' }).getByRole('radio').count(), 5);
+    // On a phone 0–10 sits in two even rows (6 + 5, not 10 alone on a third), each answer a full tap target.
+    const boxes = await nps.locator('label.choice').evaluateAll((labels) => labels.map((l) => l.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), height: r.height })));
+    const rows = [...new Set(boxes.map((b) => b.top))].map((top) => boxes.filter((b) => b.top === top).length);
+    assert.deepEqual(rows, [6, 5]);
+    assert.ok(boxes.every((b) => b.height >= 44), JSON.stringify(boxes));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the survey scrolls sideways by ${overflow}px on a phone`);
     // Question texts are text: the <script> in one is shown, not run.

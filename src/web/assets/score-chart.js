@@ -27,5 +27,7 @@
     tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'UTC'),
     series: [{ label: monthLabel, value: '{MMMM} {YYYY}' }, ...series.map((s, i) => ({ label: s.platform, stroke: colours[i % colours.length], width: 2, spanGaps: true }))],
     axes: [{}, { values: (_u, ticks) => ticks.map((v) => v.toFixed(1)) }],
+    // The legend's values follow the pointer; on a touch screen nothing hovers, and it showed "--".
+    legend: { live: !window.matchMedia('(hover: none)').matches },
   }, [xs, ...series.map((s) => s.scores)], box);
 })();
