@@ -4,10 +4,22 @@
 import type { FastifyReply } from 'fastify';
 import { negotiateLanguage } from './i18n.ts';
 
-const ERROR_TITLES: Record<string, Record<number | 'other' | 'home', string>> = {
-  en: { 400: 'This request is not valid', 403: 'You may not do this', 404: 'This page does not exist', 503: 'Please try again in a moment', other: 'Something went wrong', home: 'Go to the dashboard' },
-  de: { 400: 'Diese Anfrage ist ungültig', 403: 'Das dürfen Sie nicht', 404: 'Diese Seite gibt es nicht', 503: 'Bitte versuchen Sie es gleich noch einmal', other: 'Etwas ist schiefgegangen', home: 'Zum Dashboard' },
+const ERROR_TITLES: Record<string, Record<number | 'other' | 'home' | 'noPage', string>> = {
+  en: {
+    400: 'This request is not valid', 403: 'You may not do this', 404: 'This page does not exist', 503: 'Please try again in a moment', other: 'Something went wrong', home: 'Go to the dashboard',
+    noPage: 'Check the address: a letter may be wrong, or the link may be old.',
+  },
+  de: {
+    400: 'Diese Anfrage ist ungültig', 403: 'Das dürfen Sie nicht', 404: 'Diese Seite gibt es nicht', 503: 'Bitte versuchen Sie es gleich noch einmal', other: 'Etwas ist schiefgegangen', home: 'Zum Dashboard',
+    noPage: 'Prüfen Sie die Adresse: Vielleicht ist ein Buchstabe falsch oder der Link veraltet.',
+  },
 };
+
+/** What a page no route has says (the address was mistyped, or is old), in the reader's language. */
+export function noPageMessage(acceptLanguage: string | undefined): string {
+  const titles = ERROR_TITLES[negotiateLanguage(acceptLanguage, Object.keys(ERROR_TITLES))] ?? ERROR_TITLES.en!;
+  return titles.noPage;
+}
 
 export interface ErrorPage { lang: string; title: string; message: string | null; status: number; home: string | null }
 

@@ -41,6 +41,9 @@ eachDatabase('a browser at an address no page has gets an HTML page with the pag
     assert.equal(res.statusCode, 404, url);
     assert.match(String(res.headers['content-type']), /^text\/html/, url);
     assert.match(res.body, /<h1>Diese Seite gibt es nicht<\/h1>/, url);
+    // Why, in the reader's words (not the router's "no route GET …").
+    assert.match(res.body, /<p class="fault">Prüfen Sie die Adresse: Vielleicht ist ein Buchstabe falsch oder der Link veraltet\.<\/p>/, url);
+    assert.doesNotMatch(res.body, /no route/, url);
     // A way on: the dashboard's start page (which asks to sign in first when needed).
     assert.match(res.body, /<a href="\/">Zum Dashboard<\/a>/, url);
     assert.doesNotMatch(res.body, /<b>/, url);
