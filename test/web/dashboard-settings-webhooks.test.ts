@@ -103,11 +103,25 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
   const list = (await client.get('/settings/webhooks')).body;
   assert.match(list, />Ops 2</);
   assert.match(list, /review\.replied, guest\.created/);
-  // A password in an endpoint's URL is not listed on screen (the edit form keeps it, for the owner to change).
-  await client.submit(`/settings/webhooks/${id}`, `/settings/webhooks/${id}`, { name: 'Ops 2', url: 'https://hooks:s3cret@hooks.example.com/y', events: ['review.replied'] });
+  // A password in an endpoint's URL is on no page: not in the list, not in the edit form.
+  await client.submit(`/settings/webhooks/${id}`, `/settings/webhooks/${id}`, { name: 'Ops 2', url: 'https://hooks:s3cr%40t@hooks.example.com/y', events: ['review.replied'] });
   const masked = (await client.get('/settings/webhooks')).body;
   assert.match(masked, /<p class="mono">https:\/\/hooks:•••@hooks\.example\.com\/y<\/p>/);
-  assert.ok(!masked.includes('s3cret'));
+  assert.ok(!masked.includes('s3cr'));
+  const form = (await client.get(`/settings/webhooks/${id}`)).body;
+  assert.match(form, /<input type="url" id="hook-url" name="url"[^>]* value="https:\/\/hooks:•••@hooks\.example\.com\/y"/);
+  assert.ok(!form.includes('s3cr'));
+  const storedUrl = async () => (await t.ctx.db.selectFrom('webhook_endpoints').select('url').where('id', '=', id!).executeTakeFirstOrThrow()).url;
+  // Sent back as shown, or with another path: the stored password stays.
+  await client.submit(`/settings/webhooks/${id}`, `/settings/webhooks/${id}`, { name: 'Ops 3', url: 'https://hooks:•••@hooks.example.com/y', events: ['review.replied'] });
+  assert.equal(await storedUrl(), 'https://hooks:s3cr%40t@hooks.example.com/y');
+  await client.submit(`/settings/webhooks/${id}`, `/settings/webhooks/${id}`, { name: 'Ops 3', url: 'https://hooks:•••@hooks.example.com/z', events: ['review.replied'] });
+  assert.equal(await storedUrl(), 'https://hooks:s3cr%40t@hooks.example.com/z');
+  // To another server, ••• does not carry the password along: it must be typed again.
+  const moved = await client.submit(`/settings/webhooks/${id}`, `/settings/webhooks/${id}`, { name: 'Ops 3', url: 'https://hooks:•••@elsewhere.example.net/z', events: ['review.replied'] });
+  assert.equal(moved.statusCode, 400);
+  assert.match(moved.body, /id="url-fault">The stored password \(•••\) stays only with the same server and user name: please type the password again\.</);
+  assert.equal(await storedUrl(), 'https://hooks:s3cr%40t@hooks.example.com/z');
 
   assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'false' })).statusCode, 303);
   assert.match((await client.get('/settings/webhooks')).body, /Paused/);

@@ -26,6 +26,10 @@ const RULES: Array<[RegExp, Words]> = [
     en: () => 'Please enter a web address starting with https:// (or http://).',
     de: () => 'Bitte geben Sie eine Webadresse ein, die mit https:// (oder http://) beginnt.',
   }],
+  [/^url keeps the stored password \(•••\) only for the same server and user/, {
+    en: () => 'The stored password (•••) stays only with the same server and user name: please type the password again.',
+    de: () => 'Das gespeicherte Passwort (•••) bleibt nur beim selben Server und Benutzernamen: Bitte geben Sie das Passwort erneut ein.',
+  }],
   [/ must (?:match format "email"|be an e-mail address \(name@domain\))$/, { en: () => 'Please enter an e-mail address.', de: () => 'Bitte geben Sie eine E-Mail-Adresse ein.' }],
   [/ must be (\d+) to (\d+) characters long$/, { en: (n, m) => `Please use ${n} to ${m} characters.`, de: (n, m) => `Bitte verwenden Sie ${n} bis ${m} Zeichen.` }],
   [/^email is already the e-mail of a user$/, {

@@ -5,11 +5,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { invalid } from '../../lib/errors.ts';
 import { deliveryLog, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
 import { WebhookEndpointInput, WebhookEndpointPatch } from '../../modules/webhooks/schemas.ts';
 import { countSend } from '../../modules/webhooks/send-window.ts';
 import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, queuePing, resendDelivery, updateEndpoint } from '../../modules/webhooks/service.ts';
 import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
+import { keepStoredPassword, maskedUrl } from './url-password.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
@@ -22,21 +24,11 @@ interface EndpointForm {
 }
 
 const FIELDS = ['name', 'url', 'events'];
+/** The fault of a URL that keeps ••• for its password but names another server or user (url-password.ts). */
+const PASSWORD_AGAIN = 'url keeps the stored password (•••) only for the same server and user: type the password again';
 const NOTICES = ['deleted', 'saved', 'tested', 'resent'] as const;
 
 const formOf = (request: FastifyRequest): EndpointForm => ({ name: field(request, 'name').trim(), url: field(request, 'url').trim(), events: fieldList(request, 'events') });
-/** An endpoint's URL as listed: a password in it (https://user:pass@…) is not shown to whoever looks at the screen. */
-function withoutPassword(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return url; // stored URLs are checked absolute URLs; nothing to hide in anything else
-  }
-  if (parsed.password === '') return url;
-  return `${parsed.protocol}//${parsed.username}:•••@${parsed.host}${parsed.pathname}${parsed.search}${parsed.hash}`;
-}
-
 const idOf = (request: FastifyRequest): string => (request.params as { id: string }).id;
 
 export const settingsWebhooksPage: DashboardPage = {
@@ -61,7 +53,7 @@ export const settingsWebhooksPage: DashboardPage = {
       const logs = await Promise.all(endpoints.map((e) => deliveryLog(ctx.db, principal, e.id)));
       return renderPage(request, reply, 'dashboard/settings-webhooks.eta', {
         title: t('hooks.title'), section: 'webhooks', events: SUBSCRIBABLE_EVENTS,
-        endpoints: endpoints.map((endpoint, i) => ({ ...endpoint, shownUrl: withoutPassword(endpoint.url), deliveries: logs[i]! })),
+        endpoints: endpoints.map((endpoint, i) => ({ ...endpoint, shownUrl: maskedUrl(endpoint.url), deliveries: logs[i]! })),
         form: shown.form ?? { name: '', url: '', events: [] }, fault: shown.fault ?? null, secret: shown.secret ?? null, notice: noticeOf(request),
       }, settingsCatalog);
     };
@@ -74,7 +66,7 @@ export const settingsWebhooksPage: DashboardPage = {
       return renderPage(request, reply, 'dashboard/settings-webhook.eta', {
         title: `${t('hooks.edit')}: ${endpoint.name}`, section: 'webhooks', events: SUBSCRIBABLE_EVENTS, endpoint,
         deliveries: await deliveryLog(ctx.db, principal, endpoint.id, 50),
-        form: shown.form ?? { name: endpoint.name, url: endpoint.url, events }, fault: shown.fault ?? null, notice: noticeOf(request),
+        form: shown.form ?? { name: endpoint.name, url: maskedUrl(endpoint.url), events }, fault: shown.fault ?? null, notice: noticeOf(request),
       }, settingsCatalog);
     };
 
@@ -97,7 +89,9 @@ export const settingsWebhooksPage: DashboardPage = {
     web.post('/settings/webhooks/:id', guard, async (request, reply) => {
       const form = formOf(request);
       try {
-        const patch = checkBody<WebhookEndpointPatch>(WebhookEndpointPatch, { ...form });
+        const url = keepStoredPassword(form.url, (await ownEndpoint(ctx.db, scopeOf(request), idOf(request))).url);
+        if (url === null) throw invalid(PASSWORD_AGAIN);
+        const patch = checkBody<WebhookEndpointPatch>(WebhookEndpointPatch, { ...form, url });
         await updateEndpoint(ctx.db, scopeOf(request), idOf(request), patch);
       } catch (error) {
         const fault = formFault(error, FIELDS, languageOf(request));
