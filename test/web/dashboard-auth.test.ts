@@ -134,6 +134,10 @@ eachDatabase('a state-changing request without a valid CSRF token is refused wit
   assert.equal((await new DashboardClient(t).post('/login', { _csrf: 'made-up', email: owner.email, password: PASSWORD })).statusCode, 403);
 
   const client = await signedIn(t, owner.email);
+  // /settings typed by hand leads on: an owner to the API keys (where the nav's Settings goes), others to their account.
+  assert.equal((await client.get('/settings')).headers.location, '/settings/api');
+  const viewer = await signedIn(t, (await createUser(t, tree.accountId, 'viewer')).email);
+  assert.equal((await viewer.get('/settings')).headers.location, '/account');
   const page = await client.get('/account');
   const refused = await client.post('/account/language', { language: 'de' });
   assert.equal(refused.statusCode, 403);

@@ -36,7 +36,7 @@ eachDatabase('assets come from the package with security headers; the API keeps 
 
 eachDatabase('a browser at an address no page has gets an HTML page with the pages\' headers; the JSON planes and other clients keep the envelope', async (t) => {
   const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'accept-language': 'de' };
-  for (const url of ['/settings', '/dashboard?x=<b>', '/review']) {
+  for (const url of ['/settingz', '/dashboard?x=<b>', '/review']) {
     const res = await t.app.inject({ method: 'GET', url, headers: html });
     assert.equal(res.statusCode, 404, url);
     assert.match(String(res.headers['content-type']), /^text\/html/, url);
@@ -59,7 +59,7 @@ eachDatabase('a browser at an address no page has gets an HTML page with the pag
   assert.match(String(logout.headers['content-type']), /^text\/html/);
   assert.match(String(logout.headers.allow), /POST/);
   // The JSON planes answer the envelope to a browser too; a client that does not ask for HTML gets it everywhere.
-  for (const [url, headers] of [['/api/v4/nope', html], ['/admin/v1/nope', html], ['/settings', {}], ['/settings', { accept: 'application/json' }]] as const) {
+  for (const [url, headers] of [['/api/v4/nope', html], ['/admin/v1/nope', html], ['/settingz', {}], ['/settingz', { accept: 'application/json' }]] as const) {
     const res = await t.app.inject({ method: 'GET', url, headers });
     assert.equal(res.statusCode, 404, url);
     assert.equal(res.json().code, 'not_found', url);

@@ -1,8 +1,8 @@
 // GET /account: who the user is and what they reach; POST /account/language: the pages' language
-// (English, German, or as the browser asks).
+// (English, German, or as the browser asks); GET /settings: on to the settings the user has.
 import type { AppContext } from '../../context.ts';
 import { listVisibleNodes } from '../../modules/nodes/service.ts';
-import { setLanguage } from '../../modules/users/service.ts';
+import { roleAtLeast, setLanguage } from '../../modules/users/service.ts';
 import { LANGUAGES } from './catalog.ts';
 import { field, formFault } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
@@ -19,6 +19,11 @@ export const accountPage: DashboardPage = {
         title: t('account.title'), node, languages: LANGUAGES, language: userOf(request).language, saved: extra.saved ?? false, fault: extra.fault ?? null, pageUrl: '/account',
       });
     };
+
+    // /settings typed by hand: the settings an owner has (Settings → API keys, where the nav goes), else
+    // the one page of settings every user has (the language, here).
+    web.get('/settings', { preHandler: requireUser('viewer') }, async (request, reply) =>
+      reply.redirect(roleAtLeast(userOf(request).role, 'owner') ? '/settings/api' : '/account', 303));
 
     web.get('/account', { preHandler: requireUser('viewer') }, async (request, reply) =>
       show(request, reply, { saved: (request.query as { saved?: unknown }).saved === '1' }));
