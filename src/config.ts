@@ -58,6 +58,7 @@ export interface Config {
   readonly mailLeaseS: number;
 }
 
+/** Start-up fails with this (src/lib/config-error.ts): one line naming the variable and what is wrong. */
 export { ConfigError };
 
 type Env = Record<string, string | undefined>;

@@ -1,7 +1,8 @@
 // Rate limits: fixed windows per API key (and per other counted thing), sliding logs where a limit
-// must hold within any window (sign-in and authentication failures), and holds (locks); in memory by default, in Redis
-// when REDIS_URL is set so every instance shares them. An unreachable or hung Redis neither fails nor slows a request:
-// the instance counts in its own memory until Redis answers again (and says so in the log).
+// must hold within any window (sign-in and authentication failures), and holds (locks); in memory
+// by default, in Redis when REDIS_URL is set so every instance shares them. An unreachable or hung
+// Redis neither fails nor slows a request: the instance counts in its own memory until Redis
+// answers again (and says so in the log).
 import { Redis } from 'ioredis';
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { ConfigError } from '../lib/config-error.ts';
@@ -173,11 +174,14 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   const fallback = async (key: string, windowMs: number): Promise<WindowCount> => ({ ...(await local.hit(key, windowMs)), degraded: lastError });
   // SELECT's answer comes before the ready check's (one connection answers in order): by 'ready' a
   // wrong database number is known, and start-up stops on it rather than share another's counts.
+  // Known only after start-up's wait (a Redis slow to answer), it leaves the instance counting in
+  // its own memory, the reason in every degraded count's log line.
   const connected = new Promise<void>((resolve, reject) => {
     redis.once('ready', () => {
       if (wrongDatabase === null) return resolve();
+      lastError = new ConfigError(`REDIS_URL names database ${new URL(url).pathname.slice(1)}, which this Redis does not have (${wrongDatabase.message}; its "databases" setting says how many)`);
       redis.disconnect();
-      reject(new ConfigError(`REDIS_URL names database ${new URL(url).pathname.slice(1)}, which this Redis does not have (${wrongDatabase.message}; its "databases" setting says how many)`));
+      reject(lastError);
     });
     setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
   });
