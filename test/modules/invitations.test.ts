@@ -180,11 +180,11 @@ eachDatabase('unsubscribe: the page, the one-click POST, guest.unsubscribed once
   const unsubscribePath = linkIn(mailsTo(email)[0]!.parsed.text ?? '', 'u');
   const page = await t.app.inject({ method: 'GET', url: unsubscribePath, headers: { 'accept-language': 'en' } });
   assert.equal(page.statusCode, 200);
-  assert.match(page.body, /<button type="submit">Abmelden<\/button>/, 'in the invitation\'s language');
+  assert.match(page.body, /<button type="submit">Abbestellen<\/button>/, 'in the invitation\'s language');
   const oneClick = () => t.app.inject({ method: 'POST', url: unsubscribePath, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   const done = await oneClick();
   assert.equal(done.statusCode, 200);
-  assert.match(done.body, /Sie sind abgemeldet/);
+  assert.match(done.body, /Sie haben abbestellt/);
   assert.equal((await oneClick()).statusCode, 200);
   assert.equal(await countEvents(t, 'guest.unsubscribed'), 1);
   // A later push grants consent and checks out a new stay: still withdrawn, no e-mail.

@@ -57,5 +57,12 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
   // The engine's words in the page's language: a priority, a mention's sentiment.
   assert.match(german, /Priorität: hoch/);
   assert.match(mentions.body, /<strong class="sentiment-negative">negative<\/strong>/);
-  assert.match((await client.get(`/insights?topic=${cleanliness}`, { 'accept-language': 'de' })).body, /<strong class="sentiment-negative">negativ<\/strong>/);
+  const germanMentions = (await client.get(`/insights?topic=${cleanliness}`, { 'accept-language': 'de' })).body;
+  assert.match(germanMentions, /<strong class="sentiment-negative">negativ<\/strong>/);
+  // The engine's topics too, in the heat map's columns and in the mentions' heading; an account's own category keeps its name.
+  assert.match(german, /<a href="\/insights\?topic=[0-9a-f-]+#mentions">Sauberkeit<\/a>/);
+  assert.doesNotMatch(german, />Cleanliness</);
+  assert.match(germanMentions, /Erwähnungen: Sauberkeit/);
+  const own = await t.admin('POST', `/accounts/${tree.accountId}/topics`, { name: 'Parking' });
+  assert.match((await client.get(`/insights?topic=${own.json().id}`, { 'accept-language': 'de' })).body, /Erwähnungen: Parking/);
 });

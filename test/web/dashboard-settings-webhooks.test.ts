@@ -130,7 +130,12 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
 
   const other = await createTree(t);
   const stranger = await signedIn(t, (await createUser(t, other.accountId, 'owner')).email);
-  assert.equal((await stranger.get(`/settings/webhooks/${id}`)).statusCode, 404);
+  const notTheirs = await stranger.get(`/settings/webhooks/${id}`);
+  assert.equal(notTheirs.statusCode, 404);
+  // In the reader's words, not the service's ("webhook endpoint not found").
+  assert.match(notTheirs.body, /<h1>This page does not exist<\/h1>/);
+  assert.match(notTheirs.body, /What it showed may have been deleted, or the address may be old\./);
+  assert.doesNotMatch(notTheirs.body, /not found/);
   for (const action of ['test', 'delete', 'active']) {
     assert.equal((await stranger.submit('/settings/webhooks', `/settings/webhooks/${id}/${action}`, { is_active: 'false' })).statusCode, 404, action);
   }

@@ -50,9 +50,12 @@ export async function insightsOverview(db: Kysely<DB>, principal: Principal, now
   return { topics, heat, trends };
 }
 
-/** A topic's latest mentions in the user's reach, with their review; 404 for a topic the account cannot read. */
+/**
+ * A topic's latest mentions in the user's reach, with their review; 404 for a topic the account
+ * cannot read. `engine`: one of the engine's own topics (not an account's category).
+ */
 export async function topicMentions(db: Kysely<DB>, principal: Principal, topicId: string, limit = 20) {
   const topic = await lookup(topicId, (uuid) => repo.findTopic(db, uuid));
   if (!topic || (topic.account_id !== null && topic.account_id !== principal.accountId)) throw notFound('topic');
-  return { topic: { id: topic.id, name: topic.name }, mentions: await repo.latestTopicMentions(db, principal.subtree, topic.id, limit) };
+  return { topic: { id: topic.id, name: topic.name, engine: topic.account_id === null }, mentions: await repo.latestTopicMentions(db, principal.subtree, topic.id, limit) };
 }

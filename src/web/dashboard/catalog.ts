@@ -62,6 +62,7 @@ const en = {
   'error.400': 'This request is not valid',
   'error.403': 'You may not do this',
   'error.404': 'This page does not exist',
+  'error.404why': 'What it showed may have been deleted, or the address may be old.',
   'error.other': 'Something went wrong',
 } as const;
 
@@ -124,6 +125,7 @@ export const commonCatalog: { en: Catalog<CommonKey>; de: Partial<Catalog<Common
     'error.400': 'Diese Anfrage ist ungültig',
     'error.403': 'Das dürfen Sie nicht',
     'error.404': 'Diese Seite gibt es nicht',
+    'error.404why': 'Was sie zeigte, wurde vielleicht gelöscht, oder die Adresse ist veraltet.',
     'error.other': 'Etwas ist schiefgegangen',
   },
 };

@@ -6,6 +6,7 @@ import { insightsOverview, topicMentions } from '../../modules/insights/overview
 import { recommendationsInReach } from '../../modules/insights/service.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { INSIGHT_WORDS, insightsCatalog } from './insights-catalog.ts';
+import { topicName } from './topic-names.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
@@ -15,7 +16,8 @@ export const insightsPage: DashboardPage = {
   routes(web, ctx: AppContext) {
     web.get('/insights', { preHandler: requireUser('viewer') }, async (request, reply) => {
       const principal = scopeOf(request);
-      const t = pageTranslator(languageOf(request), insightsCatalog);
+      const language = languageOf(request);
+      const t = pageTranslator(language, insightsCatalog);
       const topicId = (request.query as { topic?: unknown }).topic;
       const [overview, properties, recommendations, chosen] = await Promise.all([
         insightsOverview(ctx.db, principal, new Date()),
@@ -24,8 +26,15 @@ export const insightsPage: DashboardPage = {
         typeof topicId === 'string' && topicId !== '' ? topicMentions(ctx.db, principal, topicId) : Promise.resolve(null),
       ]);
       const names = new Map(properties.map((p) => [p.id, p.name]));
+      // The engine's topics in the page's language (the overview and trends hold only those).
+      const shown = {
+        ...overview,
+        topics: overview.topics.map((topic) => ({ ...topic, name: topicName(language, topic.name) })),
+        trends: overview.trends.map((trend) => ({ ...trend, name: topicName(language, trend.name) })),
+      };
+      const chosenShown = chosen?.topic.engine ? { ...chosen, topic: { ...chosen.topic, name: topicName(language, chosen.topic.name) } } : chosen;
       return renderPage(request, reply, 'dashboard/insights.eta', {
-        title: t('insights.title'), overview, properties, names, recommendations, chosen,
+        title: t('insights.title'), overview: shown, properties, names, recommendations, chosen: chosenShown,
         // A sentiment or priority the engine writes, in the page's language; one an operator wrote stays as it is.
         word: (value: string) => (INSIGHT_WORDS.has(value) ? t(`insights.word.${value}` as 'insights.word.high') : value),
       }, insightsCatalog);

@@ -12,6 +12,7 @@ import { DAY_MS } from '../../lib/time.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
+import { topicName } from './topic-names.ts';
 
 /** How much of an unanswered review the overview quotes: cut at a word, with an ellipsis. */
 const EXCERPT = 140;
@@ -38,7 +39,7 @@ export const overviewPage: DashboardPage = {
       ]);
       const names = new Map(properties.map((p) => [p.id, p.name]));
       const worst = insights.trends.filter((x) => x.recent.total >= 3)
-        .map((x) => ({ name: x.name, topicId: x.topicId, total: x.recent.total, negative: Math.round((100 * x.recent.negative) / x.recent.total) }))
+        .map((x) => ({ name: topicName(languageOf(request), x.name), topicId: x.topicId, total: x.recent.total, negative: Math.round((100 * x.recent.negative) / x.recent.total) }))
         .filter((x) => x.negative > 0).sort((a, b) => b.negative - a.negative).slice(0, 3);
       return renderPage(request, reply, 'dashboard/overview.eta', {
         title: t('overview.title'), scores: totals, nps, worst,

@@ -88,7 +88,8 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         }
         const error = httpErrorOf(thrown, request);
         reply.status(error.status).headers(error.headers);
-        const message = error.status >= 500 ? null : csrfFault(thrown) ? t('error.csrf') : error.message;
+        // A 404's own message is the service's ("webhook endpoint not found"): said in the reader's words instead.
+        const message = error.status >= 500 ? null : csrfFault(thrown) ? t('error.csrf') : error.status === 404 ? t('error.404why') : error.message;
         if (request.signedIn === null) return renderError(reply, error.status, message, request.headers['accept-language'], false);
         const title = [400, 403, 404].includes(error.status) ? t(`error.${error.status}` as 'error.400') : t('error.other');
         return renderPage(request, reply, 'dashboard/error.eta', { title, status: error.status, message });

@@ -19,6 +19,8 @@ import { languageOf, requireUser, scopeOf, userOf } from './session.ts';
 import { surveysCatalog } from './surveys-catalog.ts';
 
 const RESPONSES_PER_PAGE = 20;
+/** Response channels named in words (any other is shown as sent: the admin API takes any name). */
+const KNOWN_CHANNELS = ['email', 'qr_code', 'sms', 'web'];
 const RULE_FIELDS = ['node_id', 'delay_hours', 'consent', 'max_age_days', 'cooldown_days'] as const;
 
 /** The add-rule form as typed: strings, to show again beside a fault. */
@@ -77,7 +79,7 @@ export const surveysPage: DashboardPage = {
         title: t('surveys.title'), surveys, chosen, consentModes: CONSENT_MODES,
         // A response's status and channel in words; a channel an integrator named itself stays as it is.
         statusWord: (status: string) => (status === 'started' || status === 'completed' ? t(`surveys.status.${status}`) : status),
-        channelWord: (channel: string) => (channel === 'email' || channel === 'qr_code' ? t(`surveys.channel.${channel}`) : channel),
+        channelWord: (channel: string) => (KNOWN_CHANNELS.includes(channel) ? t(`surveys.channel.${channel}` as 'surveys.channel.email') : channel),
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
         // After starting or stopping invitations (?done=…): said beside the rules.
         notice: query.done === 'started' || query.done === 'stopped' || query.done === 'already' ? t(`inv.${query.done}`) : null,

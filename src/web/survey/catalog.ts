@@ -30,7 +30,8 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     'nps.low': '0 = sehr unwahrscheinlich', 'nps.high': '10 = äußerst wahrscheinlich',
     'thanks.title': 'Vielen Dank!', 'thanks.body': 'Ihre Antworten sind angekommen. Danke, dass Sie sich die Zeit genommen haben.',
     'unsubscribe.title': 'Umfrage-E-Mails abbestellen', 'unsubscribe.body': 'Drücken Sie die Schaltfläche, und wir senden Ihnen keine Umfrage-Einladungen mehr.',
-    'unsubscribe.button': 'Abmelden', 'unsubscribed.title': 'Sie sind abgemeldet', 'unsubscribed.body': 'Sie erhalten von uns keine Umfrage-Einladungen mehr.',
+    // Not "Abmelden": the dashboard's word for signing out.
+    'unsubscribe.button': 'Abbestellen', 'unsubscribed.title': 'Sie haben abbestellt', 'unsubscribed.body': 'Sie erhalten von uns keine Umfrage-Einladungen mehr.',
     'invalid.title': 'Dieser Link ist ungültig', 'invalid.body': 'Er ist vielleicht falsch eingegeben oder abgeschnitten: Bitte öffnen Sie ihn erneut aus der E-Mail.',
   },
   fr: {
