@@ -27,7 +27,12 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   assert.match(inbox.body, /<label for="reply-[^"]+">Reply<\/label>/);
   // One form around the page: each review's field and buttons post to that review.
   assert.match(inbox.body, new RegExp(`<textarea id="reply-\\d+" name="reply-${mine.id}"`));
-  assert.match(inbox.body, new RegExp(`<button type="submit" formaction="/reviews/${mine.id}/reply">Send reply</button>`));
+  assert.match(inbox.body, new RegExp(`<button type="submit" formaction="/reviews/${mine.id}/reply" aria-describedby="review-\\d+-head">Send reply</button>`));
+  // Each review's field and buttons are described by its heading: a screen reader hears which review "Reply" and "Hide" are for.
+  const [, n] = new RegExp(`<textarea id="reply-(\\d+)" name="reply-${mine.id}"`).exec(inbox.body) ?? [];
+  assert.match(inbox.body, new RegExp(`<h2 class="review-head" id="review-${n}-head">`));
+  assert.match(inbox.body, new RegExp(`<textarea id="reply-${n}" name="reply-${mine.id}" rows="3" maxlength="100000" aria-describedby="review-${n}-head">`));
+  assert.match(inbox.body, new RegExp(`formaction="/reviews/${mine.id}/hidden" aria-describedby="review-${n}-head"`));
   assert.equal([...inbox.body.matchAll(/name="_csrf"/g)].length, 2, 'the answers form and Sign out carry the token once each');
 
   const csrf = csrfOf(inbox.body);
