@@ -15,23 +15,18 @@ const ERROR_TITLES: Record<string, Record<number | 'other' | 'home' | 'noPage', 
   },
 };
 
-/** What a page no route has says (the address was mistyped, or is old), in the reader's language. */
-export function noPageMessage(acceptLanguage: string | undefined): string {
-  const titles = ERROR_TITLES[negotiateLanguage(acceptLanguage, Object.keys(ERROR_TITLES))] ?? ERROR_TITLES.en!;
-  return titles.noPage;
-}
-
 export interface ErrorPage { lang: string; title: string; message: string | null; status: number; home: string | null }
 
 /**
  * The data of views/error.eta for a fault: its title in the reader's language, the message when it
- * is the reader's to fix, and the text of the link to the dashboard's start page (which signs in
- * first when needed) unless the page is a guest's (`forGuest`).
+ * is the reader's to fix (a 404 without one: an address no page has, which says to check it), and
+ * the text of the link to the dashboard's start page (which signs in first when needed) unless the
+ * page is a guest's (`forGuest`).
  */
 export function errorPageData(status: number, message: string | null, acceptLanguage: string | undefined, forGuest: boolean): ErrorPage {
   const lang = negotiateLanguage(acceptLanguage, Object.keys(ERROR_TITLES));
   const titles = ERROR_TITLES[lang] ?? ERROR_TITLES.en!;
-  return { lang, title: titles[status] ?? titles.other, message, status, home: forGuest ? null : titles.home };
+  return { lang, title: titles[status] ?? titles.other, message: message ?? (status === 404 ? titles.noPage : null), status, home: forGuest ? null : titles.home };
 }
 
 /** A fault as a page (see errorPageData). */

@@ -12,7 +12,7 @@ import helmet from 'helmet';
 import type { AppContext } from '../context.ts';
 import { httpErrorOf, type AppError, type FaultPages } from '../http/errors.ts';
 import type { DomainError } from '../lib/errors.ts';
-import { errorPageData, noPageMessage, renderError } from './error-page.ts';
+import { errorPageData, renderError } from './error-page.ts';
 import { ASSETS_DIR, VENDOR_DIRS, VIEWS_DIR } from './locations.ts';
 import { type PageRoutes, pageRoutes } from './registry.ts';
 import { guestLinkFault, isGuestLink } from './survey/routes.ts';
@@ -59,9 +59,10 @@ function viewEngine(): Eta {
  */
 type PageFault = NonNullable<FaultPages['render']>;
 
-/** Mounts the pages; `routes` defaults to every feature's (src/web/registry.ts). Answers how to show a fault outside them. */
 /** Whether the request is for a guest's page (a survey or unsubscribe link), whose reader has no dashboard. */
 const onGuestPage = (request: FastifyRequest): boolean => isGuestLink(request.url.split('?')[0] ?? '/');
+
+/** Mounts the pages; `routes` defaults to every feature's (src/web/registry.ts). Answers how to show a fault outside them. */
 
 export async function registerPages(app: FastifyInstance, ctx: AppContext, routes: readonly PageRoutes[] = pageRoutes): Promise<PageFault> {
   let pageFault: PageFault | null = null;
@@ -131,9 +132,8 @@ export async function registerPages(app: FastifyInstance, ctx: AppContext, route
       securityHeaders(request.raw, reply.raw, () => {});
       if (isLinkFault(request, status)) return linkFaultPage(request, reply);
       return reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
-        // No page at this address: said in a reader's words, not the router's ("no route GET /x").
-        .send(eta.render('error.eta', errorPageData(status, status === 404 ? noPageMessage(request.headers['accept-language']) : message,
-          request.headers['accept-language'], onGuestPage(request))));
+        // No page at this address: said in a reader's words (errorPageData's), not the router's ("no route GET /x").
+        .send(eta.render('error.eta', errorPageData(status, status === 404 ? null : message, request.headers['accept-language'], onGuestPage(request))));
     };
   });
   return pageFault!;
