@@ -17,6 +17,7 @@ import * as sessionChangeSignal from './migrations/2026-11-26T1400-session-chang
 import * as extractionQueueByReview from './migrations/2026-11-27T0400-extraction-queue-by-review.ts';
 import * as attemptsWithoutForeignKey from './migrations/2026-11-27T2300-attempts-without-foreign-key.ts';
 import * as deliveriesEventReference from './migrations/2026-11-28T1900-deliveries-event-reference.ts';
+import * as recommendationFacts from './migrations/2026-11-29T0600-recommendation-facts.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0400-extraction-queue-by-review': extractionQueueByReview,
   '2026-11-27T2300-attempts-without-foreign-key': attemptsWithoutForeignKey,
   '2026-11-28T1900-deliveries-event-reference': deliveriesEventReference,
+  '2026-11-29T0600-recommendation-facts': recommendationFacts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

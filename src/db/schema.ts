@@ -191,6 +191,8 @@ export interface RecommendationTable {
   updated_at: string | null;
   /** Identity of an imported record (src/import/identity.ts); null when made elsewhere. */
   import_key: string | null;
+  /** A generated recommendation's figures as JSON (src/modules/insights/recommendation-facts.ts); null for an operator's. */
+  facts: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface GuestTable {

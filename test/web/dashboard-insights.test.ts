@@ -63,6 +63,16 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
   assert.match(german, /<a href="\/insights\?topic=[0-9a-f-]+#mentions">Sauberkeit<\/a>/);
   assert.doesNotMatch(german, />Cleanliness</);
   assert.match(germanMentions, /Erwähnungen: Sauberkeit/);
+  // A generated recommendation in German, from the figures it was drawn from; the operator's as written; the API's stays English.
+  assert.match(german, /Sauberkeit in Harbour Hotel: 100 % der Erwähnungen negativ/);
+  assert.match(german, /6 von 6 Erwähnungen von Sauberkeit in Harbour Hotel in den letzten 90 Tagen sind negativ \(100 %\)\. Gäste schrieben: „The room was dirty“/);
+  assert.doesNotMatch(german, /of mentions negative|Guests wrote/);
+  assert.match(german, /Answer every review within a day/);
+  const stored = await t.ctx.db.selectFrom('recommendations').select(['title', 'body']).where('account_id', '=', tree.accountId)
+    .where('title', 'like', 'Cleanliness at Harbour Hotel%').executeTakeFirstOrThrow();
+  assert.equal(stored.title, 'Cleanliness at Harbour Hotel: 100 % of mentions negative');
+  const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  assert.ok(page.body.includes(html(stored.body)), 'the English page says what the API serves');
   const own = await t.admin('POST', `/accounts/${tree.accountId}/topics`, { name: 'Parking' });
   assert.match((await client.get(`/insights?topic=${own.json().id}`, { 'accept-language': 'de' })).body, /Erwähnungen: Parking/);
 });

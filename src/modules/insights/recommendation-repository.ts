@@ -67,7 +67,7 @@ export async function replaceGenerated(db: Kysely<DB>, accountId: string, rows: 
   for (const row of rows) {
     await db.insertInto('recommendations').values(row)
       .onConflict((oc) => oc.column('generated_key').doUpdateSet({
-        title: row.title, body: row.body, priority: row.priority, impact: row.impact, updated_at: now,
+        title: row.title, body: row.body, priority: row.priority, impact: row.impact, facts: row.facts, updated_at: now,
       }))
       .execute();
   }

@@ -11,6 +11,8 @@ import { newId } from '../../lib/ids.ts';
 import { DAY_MS } from '../../lib/time.ts';
 import { accountNodes, PROPERTY } from '../nodes/service.ts';
 import * as repo from './recommendation-repository.ts';
+import { type MentionCount, negativeShare, type RecommendationFacts } from './recommendation-facts.ts';
+import { recommendationText } from './recommendation-text.ts';
 import { globalTopicIds } from './extraction-repository.ts';
 
 /** Insights compare the last 90 days with the 90 before. */
@@ -25,8 +27,7 @@ export const FLOOR_SHARE = 0.2;
 
 interface Figures { total: number; negative: number; ratingSum: number; ratingCount: number }
 const empty = (): Figures => ({ total: 0, negative: 0, ratingSum: 0, ratingCount: 0 });
-const share = (f: Figures): number => (f.total === 0 ? 0 : f.negative / f.total);
-const percent = (x: number): string => `${Math.round(x * 100)} %`;
+const count = (f: Figures): MentionCount => ({ negative: f.negative, total: f.total });
 
 /** Runs the pass for every account when a day has passed since the last one (one worker runs it). */
 export async function refreshRecommendationsIfDue(db: Kysely<DB>, now: Date): Promise<boolean> {
@@ -75,19 +76,20 @@ export async function refreshRecommendations(db: Kysely<DB>, accountId: string, 
       const prev = before.get(`${node.id}/${topicId}`) ?? empty();
       const all = accountRecent.get(topicId) ?? empty();
       const others: Figures = { total: all.total - cur.total, negative: all.negative - cur.negative, ratingSum: 0, ratingCount: 0 };
-      const negativeShare = share(cur);
-      const change = prev.total >= MIN_MENTIONS ? negativeShare - share(prev) : null;
-      const gap = others.total >= MIN_MENTIONS ? negativeShare - share(others) : null;
-      const holds = negativeShare >= HIGH_SHARE || (negativeShare >= FLOOR_SHARE && ((change !== null && change >= RISE) || (gap !== null && gap >= RISE)));
+      const shareNow = negativeShare(cur);
+      const change = prev.total >= MIN_MENTIONS ? shareNow - negativeShare(prev) : null;
+      const gap = others.total >= MIN_MENTIONS ? shareNow - negativeShare(others) : null;
+      const holds = shareNow >= HIGH_SHARE || (shareNow >= FLOOR_SHARE && ((change !== null && change >= RISE) || (gap !== null && gap >= RISE)));
       if (!holds) continue;
       const quotes = await repo.negativeQuotes(db, accountId, subtreeOf(node, nodes), topicId, recentFrom, 2);
+      const facts: RecommendationFacts = {
+        node: node.name, topic: topicName, recent: count(cur), before: change === null ? null : count(prev),
+        others: gap === null ? null : count(others), quotes: [...quotes], gain: gainOf(cur, reviewsAt.get(node.id)),
+      };
       rows.push({
         id: newId(), account_id: accountId, node_id: node.id, generated_key: `${accountId}/${node.id}/${topicId}`,
         canonical_label_id: topicId, created_at: stamp, updated_at: stamp, import_key: null,
-        title: `${topicName} at ${node.name}: ${percent(negativeShare)} of mentions negative`,
-        body: describe(node.name, topicName, cur, prev, change, others, gap, quotes),
-        priority: priorityOf(cur, change),
-        impact: impactOf(cur, reviewsAt.get(node.id)),
+        ...recommendationText(facts, 'en'), priority: priorityOf(cur, change), facts: JSON.stringify(facts),
       });
     }
   }
@@ -119,7 +121,7 @@ function subtreeOf(node: NodeRow, nodes: readonly NodeRow[]): string[] {
  * share rose by 25 points; medium: at least a third negative or a rise of 15 points; low otherwise.
  */
 export function priorityOf(cur: Figures, change: number | null): 'high' | 'medium' | 'low' {
-  const s = share(cur);
+  const s = negativeShare(cur);
   if ((s >= 0.5 && cur.negative >= 10) || (change !== null && change >= 0.25)) return 'high';
   if (s >= 1 / 3 || (change !== null && change >= RISE)) return 'medium';
   return 'low';
@@ -130,7 +132,7 @@ export function priorityOf(cur: Figures, change: number | null): 'high' | 'mediu
  * about it had rated like the node's other reviews of the last 90 days:
  *   (reviews with a negative mention ÷ all reviews) × (others' mean − their mean), in stars.
  */
-export function impactOf(cur: Figures, node: repo.NodeRatings | undefined): string | null {
+export function gainOf(cur: Figures, node: repo.NodeRatings | undefined): number | null {
   if (!node || node.rating_count === 0 || cur.ratingCount === 0) return null;
   const complaining = cur.ratingSum / cur.ratingCount;
   const othersCount = node.rating_count - cur.ratingCount;
@@ -140,14 +142,5 @@ export function impactOf(cur: Figures, node: repo.NodeRatings | undefined): stri
   // than the stars the node's average has left to gain.
   const room = 5 - node.rating_sum / node.rating_count / 20;
   const gain = Math.min((cur.ratingCount / node.rating_count) * (others - complaining) / 20, room);
-  if (gain <= 0) return null;
-  return `about +${gain.toFixed(2)} on the average rating (of 5)`;
-}
-
-function describe(nodeName: string, topic: string, cur: Figures, prev: Figures, change: number | null, others: Figures, gap: number | null, quotes: readonly string[]): string {
-  const parts = [`${cur.negative} of ${cur.total} mentions of ${topic} at ${nodeName} in the last 90 days are negative (${percent(share(cur))}).`];
-  if (change !== null) parts.push(`In the 90 days before: ${prev.negative} of ${prev.total} (${percent(share(prev))}), ${change >= 0 ? 'up' : 'down'} ${Math.abs(Math.round(change * 100))} ${Math.abs(Math.round(change * 100)) === 1 ? 'point' : 'points'}.`);
-  if (gap !== null) parts.push(`At the account's other properties: ${percent(share(others))} negative.`);
-  if (quotes.length > 0) parts.push(`Guests wrote: ${quotes.map((q) => `“${q}”`).join(' ')}`);
-  return parts.join(' ');
+  return gain > 0 ? gain : null;
 }

@@ -13,6 +13,7 @@ import { requireAccount } from '../accounts/service.ts';
 import { narrowedScope } from '../nodes/service.ts';
 import { requireReview } from '../reviews/service.ts';
 import * as repo from './repository.ts';
+import { parseFacts, type RecommendationFacts } from './recommendation-facts.ts';
 import type { Mention, MentionInput, MentionListQuery, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
 
 const toTopic = (row: TopicRow): Topic =>
@@ -43,10 +44,15 @@ export async function listRecommendations(db: Kysely<DB>, principal: Principal, 
  * The newest recommendations for a person of the dashboard: the account's, and for someone bound
  * below the root only those about their part of it (a generated one quotes a hotel's reviews).
  */
-export async function recommendationsInReach(db: Kysely<DB>, principal: Principal, limit: number): Promise<Recommendation[]> {
-  if (principal.isAccountRoot) return (await listRecommendations(db, principal, null, limit)).data;
-  return (await repo.latestRecommendationsOf(db, principal.accountId, principal.subtree, limit)).map(toRecommendation);
+export async function recommendationsInReach(db: Kysely<DB>, principal: Principal, limit: number): Promise<RecommendationWithFacts[]> {
+  const rows = principal.isAccountRoot
+    ? (await repo.listRecommendationPage(db, principal.accountId, null, limit)).slice(0, limit)
+    : await repo.latestRecommendationsOf(db, principal.accountId, principal.subtree, limit);
+  return rows.map((row) => ({ ...toRecommendation(row), facts: parseFacts(row.facts) }));
 }
+
+/** A recommendation as the dashboard shows it: with the figures a generated one was drawn from. */
+export type RecommendationWithFacts = Recommendation & { facts: RecommendationFacts | null };
 
 export async function listMentions(
   db: Kysely<DB>, principal: Principal, after: Keyset | null, limit: number, query: MentionListQuery = {},
@@ -118,7 +124,7 @@ export async function createRecommendation(db: Kysely<DB>, accountId: string, in
       id: newId(), account_id: accountId, title: input.title, body: input.body, priority: input.priority,
       impact: input.impact ?? null, canonical_label_id: input.canonical_label_id ?? null,
       created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
-      node_id: null, generated_key: null, updated_at: null,
+      node_id: null, generated_key: null, updated_at: null, facts: null,
     };
     await repo.insertRecommendation(trx, row);
     return toRecommendation(row);

@@ -3,6 +3,7 @@
 // (?topic=<id>), and the recommendations, all within the user's reach (recommendationsInReach).
 import type { AppContext } from '../../context.ts';
 import { insightsOverview, topicMentions } from '../../modules/insights/overview.ts';
+import { recommendationText } from '../../modules/insights/recommendation-text.ts';
 import { recommendationsInReach } from '../../modules/insights/service.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { INSIGHT_WORDS, insightsCatalog } from './insights-catalog.ts';
@@ -32,9 +33,12 @@ export const insightsPage: DashboardPage = {
         topics: overview.topics.map((topic) => ({ ...topic, name: topicName(language, topic.name) })),
         trends: overview.trends.map((trend) => ({ ...trend, name: topicName(language, trend.name) })),
       };
+      // A generated recommendation said in the page's language from its figures; an operator's as written.
+      const recommendationsShown = recommendations.map(({ facts, ...r }) =>
+        (facts === null ? r : { ...r, ...recommendationText(facts, language, topicName(language, facts.topic)) }));
       const chosenShown = chosen?.topic.engine ? { ...chosen, topic: { ...chosen.topic, name: topicName(language, chosen.topic.name) } } : chosen;
       return renderPage(request, reply, 'dashboard/insights.eta', {
-        title: t('insights.title'), overview: shown, properties, names, recommendations, chosen: chosenShown,
+        title: t('insights.title'), overview: shown, properties, names, recommendations: recommendationsShown, chosen: chosenShown,
         // A sentiment or priority the engine writes, in the page's language; one an operator wrote stays as it is.
         word: (value: string) => (INSIGHT_WORDS.has(value) ? t(`insights.word.${value}` as 'insights.word.high') : value),
       }, insightsCatalog);
