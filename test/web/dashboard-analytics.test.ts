@@ -43,13 +43,13 @@ eachDatabase('analytics for one property: its score over time, distribution and 
   assert.match(all, /<label for="property">Show for<\/label>/);
   assert.match(all, /<option value="">All properties<\/option>/);
   assert.ok(!all.includes('Beach Resort'), 'a property out of reach is not offered');
-  assert.match(all, /<th scope="col">booking<\/th>/);
+  assert.match(all, /<th scope="col">Booking.com<\/th>/, 'platforms by their names');
 
   const one = await client.get(`/analytics?property=${tree.properties[0]}`);
   assert.equal(one.statusCode, 200);
   assert.match(one.body, /<h2 id="over-time">Score over time by platform at Harbour Hotel \(last 12 months\)<\/h2>/);
   assert.match(one.body, new RegExp(`<option value="${tree.properties[0]}" selected>Harbour Hotel</option>`));
-  assert.doesNotMatch(one.body, /<th scope="col">booking<\/th>/, 'Lake Lodge\'s platform is not in Harbour Hotel\'s chart');
+  assert.doesNotMatch(one.body, /<th scope="col">Booking.com<\/th>/, 'Lake Lodge\'s platform is not in Harbour Hotel\'s chart');
   assert.match(one.body, /<th scope="row">2 ★<\/th><td><meter[^>]*value="0"/);
   assert.match(one.body, /<dd>100 %<\/dd>/, 'its one review answered');
   // The comparison still shows every property of the reach.

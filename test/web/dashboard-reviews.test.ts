@@ -24,6 +24,9 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   assert.deepEqual(articles(inbox.body), [second.id, mine.id], 'newest first, its hotel only');
   assert.ok(inbox.body.includes('Lovely &lt;b&gt;breakfast&lt;/b&gt;'));
   assert.ok(!inbox.body.includes('<b>breakfast</b>'));
+  // Platforms by their names; the filter still sends the API's code.
+  assert.match(inbox.body, /<option value="booking">Booking\.com<\/option>/);
+  assert.match(inbox.body, /<p class="muted">[^<]* · Google · /);
   assert.match(inbox.body, /<label for="reply-[^"]+">Reply<\/label>/);
   // One form around the page: each review's field and buttons post to that review.
   assert.match(inbox.body, new RegExp(`<textarea id="reply-\\d+" name="reply-${mine.id}"`));

@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.ts';
 import { analyticsView } from '../../modules/analytics/dashboard.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { analyticsCatalog } from './analytics-catalog.ts';
+import { platformName } from './platform-names.ts';
 import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
@@ -24,7 +25,7 @@ export const analyticsPage: DashboardPage = {
       const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date(), chosen?.id ?? null);
       return renderPage(request, reply, 'dashboard/analytics.eta', {
         title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])), properties, chosen,
-        chart: JSON.stringify({ months: view.months, series: view.series, monthLabel: t('analytics.month') }),
+        chart: JSON.stringify({ months: view.months, series: view.series.map((x) => ({ ...x, platform: platformName(x.platform) })), monthLabel: t('analytics.month') }),
         styles: ['/assets/uPlot.min.css'], scripts: ['/assets/uPlot.iife.min.js', '/assets/score-chart.js'],
       }, analyticsCatalog);
     });
