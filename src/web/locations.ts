@@ -32,3 +32,6 @@ export const VENDOR_DIRS = [
  * it, is then a GET of the page, never the form sent again (a second API key, a resubmission prompt).
  */
 export const FORGET_POST_JS = '/assets/forget-post.js';
+
+/** Copies a key or secret shown once (src/web/assets/copy-secret.js). */
+export const COPY_SECRET_JS = '/assets/copy-secret.js';

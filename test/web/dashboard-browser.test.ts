@@ -40,6 +40,8 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     }
     browser = await launchBrowser();
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await desktop.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
     const page = await desktop.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -66,6 +68,10 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     const key = (await page.getByTestId('new-api-key').textContent())!.trim();
     assert.match(key, /^rpt_/);
     assert.equal(await whoami(base, key), 200);
+    // Copy puts the key on the clipboard and says so.
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied.').waitFor();
+    assert.equal(await clipboard(), key);
     await screenshot(page, 'dashboard-settings-api');
     // Reloading the answer shows the page afresh: no second key is created, and the key is not shown again.
     await page.waitForFunction(() => document.readyState === 'complete');
@@ -84,7 +90,13 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     await page.getByLabel('URL').fill(`${receiver.url}/hooks`);
     await page.getByRole('checkbox', { name: 'review.replied' }).check();
     await page.getByRole('button', { name: 'Create endpoint' }).click();
-    assert.match((await page.getByTestId('new-webhook-secret').textContent())!, /^whsec_/);
+    const secret = (await page.getByTestId('new-webhook-secret').textContent())!.trim();
+    assert.match(secret, /^whsec_/);
+    // Copy selects the secret too, for a browser that keeps the clipboard from the page (Ctrl+C then copies it).
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied.').waitFor();
+    assert.equal(await clipboard(), secret);
+    assert.equal(await page.evaluate(() => getSelection()?.toString().trim()), secret);
     const card = page.getByRole('article').filter({ hasText: 'Front desk' });
     await card.getByRole('button', { name: 'Send test' }).click();
     await receiver.waitFor((r) => r.length === 1, 15_000, 'the test ping');

@@ -9,6 +9,7 @@ import { listVisibleNodes } from '../../modules/nodes/service.ts';
 import { KeyInput } from '../../modules/keys/schemas.ts';
 import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
 import type { DashboardPage } from './plugin.ts';
+import { COPY_SECRET_JS } from '../locations.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
 import { settingsCatalog } from './settings-catalog.ts';
@@ -42,6 +43,7 @@ export const settingsApiPage: DashboardPage = {
         title: t('api.title'), section: 'api', nodes, keys, scopes: SCOPES.filter((s) => principal.scopes.includes(s)),
         form: shown.form ?? { name: '', node_id: principal.nodeId, scopes: [] },
         fault: shown.fault ?? null, newKey: shown.newKey ?? null, notice: shown.notice ?? null,
+        scripts: shown.newKey ? [COPY_SECRET_JS] : [],
       }, settingsCatalog);
     };
 

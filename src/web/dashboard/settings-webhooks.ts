@@ -13,6 +13,7 @@ import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, queuePing, 
 import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
 import { keepStoredPassword, maskedUrl } from './url-password.ts';
 import type { DashboardPage } from './plugin.ts';
+import { COPY_SECRET_JS } from '../locations.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
 import { settingsCatalog } from './settings-catalog.ts';
@@ -55,6 +56,7 @@ export const settingsWebhooksPage: DashboardPage = {
         title: t('hooks.title'), section: 'webhooks', events: SUBSCRIBABLE_EVENTS,
         endpoints: endpoints.map((endpoint, i) => ({ ...endpoint, shownUrl: maskedUrl(endpoint.url), deliveries: logs[i]! })),
         form: shown.form ?? { name: '', url: '', events: [] }, fault: shown.fault ?? null, secret: shown.secret ?? null, notice: noticeOf(request),
+        scripts: shown.secret ? [COPY_SECRET_JS] : [],
       }, settingsCatalog);
     };
 
