@@ -124,6 +124,7 @@ eachDatabase('webhook endpoints are account-wide: an owner bound to a region nei
   const webhooks = await client.get('/settings/webhooks');
   assert.equal(webhooks.statusCode, 403);
   assert.match(webhooks.body, /only an owner of the whole account manages them/);
+  assert.match((await client.get('/settings/webhooks', { 'accept-language': 'de' })).body, /Nur ein Inhaber des ganzen Kontos verwaltet sie\./);
   const created = await client.submit('/settings/api', '/settings/webhooks', { name: 'Mine', url: 'https://hooks.example.com/x', events: ['review.received'] });
   assert.equal(created.statusCode, 403);
   assert.equal((await t.api(await createKey(t, tree.accountId, tree.root, ['webhooks:manage']), 'GET', '/webhooks')).json().data.length, 0);

@@ -30,7 +30,10 @@ eachDatabase('an owner creates a user, changes its role and removes it', async (
   assert.match(dup.body, /id="email-fault">A user with this e-mail address already exists\.</);
 
   const gm = await signedIn(t, 'gm@harbour.example');
-  assert.equal((await gm.get('/settings/api')).statusCode, 403);
+  const refused = await gm.get('/settings/api');
+  assert.equal(refused.statusCode, 403);
+  assert.match(refused.body, /This page is for the role Owner and above; yours is Viewer\./);
+  assert.match((await gm.get('/settings/api', { 'accept-language': 'de' })).body, /Diese Seite ist für die Rolle Inhaber und höher; Ihre Rolle ist Betrachter\./);
   const list = (await client.get('/settings/users')).body;
   assert.match(list, /gm@harbour\.example[\s\S]*?<td data-label="Node">Harbour Hotel<\/td>/);
   // Looked up by label (a substring, as a browser test's getByLabel does), Role, Email and Node name the create form's fields only.

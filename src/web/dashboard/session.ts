@@ -7,8 +7,8 @@ import { AppError } from '../../http/errors.ts';
 import type { SignedIn } from '../../modules/users/sessions.ts';
 import type { Role } from '../../modules/users/schemas.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
-import { negotiateLanguage } from '../i18n.ts';
-import { LANGUAGES } from './catalog.ts';
+import { negotiateLanguage, translator } from '../i18n.ts';
+import { commonCatalog, LANGUAGES } from './catalog.ts';
 
 export const SESSION_COOKIE = 'repute_session';
 
@@ -53,7 +53,10 @@ export function requireUser(least: Role = 'viewer'): preHandlerAsyncHookHandler 
       const target = request.method === 'GET' ? `/login?next=${encodeURIComponent(safeNext(request.url))}` : '/login';
       return reply.redirect(target, 303);
     }
-    if (!roleAtLeast(user.role, least)) throw new AppError(403, `this page is for the ${least} role and above; yours is ${user.role}`);
+    if (!roleAtLeast(user.role, least)) {
+      const t = translator(commonCatalog, languageOf(request));
+      throw new AppError(403, t('error.403role', { least: t(`role.${least}`), yours: t(`role.${user.role}`) }));
+    }
   };
 }
 

@@ -37,7 +37,7 @@ export const settingsWebhooksPage: DashboardPage = {
     // Owners of the whole account only: endpoints receive every event of the account (sessions.ts).
     const wholeAccount = async (request: FastifyRequest) => {
       if (!scopeOf(request).scopes.includes('webhooks:manage')) {
-        throw new AppError(403, 'webhook endpoints receive the events of the whole account: only an owner of the whole account manages them');
+        throw new AppError(403, pageTranslator(languageOf(request))('error.403webhooks'));
       }
     };
     const guard = { preHandler: [requireUser('owner'), wholeAccount] };
