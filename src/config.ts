@@ -1,10 +1,11 @@
 // The service's configuration: one schema over the environment, parsed once at start and frozen.
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ConfigError } from './lib/config-error.ts';
 import { parseAllowList } from './lib/allow-list.ts';
+import { makeFolder } from './lib/make-folder.ts';
 
 export interface Config {
   readonly port: number;
@@ -127,15 +128,15 @@ function secretKeyVar(env: Env, databaseUrl: string): Buffer {
       return key;
     }
     // Owner-only, like the database beside it (connect.ts): the folder holds personal data and this key.
-    mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
+    makeFolder(dirname(keyFile), 0o700);
     const key = randomBytes(32);
     writeFileSync(keyFile, key.toString('base64') + '\n', { mode: 0o600 });
     return key;
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     // A folder this user may not write (or read): said in terms of the setting that chose it.
-    const { code, syscall } = error as NodeJS.ErrnoException;
-    throw new ConfigError(`DATABASE_URL names a folder that cannot hold the generated secret.key (${syscall ?? 'access'} ${keyFile}: ${code ?? String(error)}): choose a folder this user may write, or set REPUTE_SECRET_KEY`);
+    const { code, syscall, path: refused } = error as NodeJS.ErrnoException;
+    throw new ConfigError(`DATABASE_URL names a folder that cannot hold the generated secret.key (${syscall ?? 'access'} ${refused ?? keyFile}: ${code ?? String(error)}): choose a folder this user may write, or set REPUTE_SECRET_KEY`);
   }
 }
 

@@ -1,7 +1,7 @@
 // Opens the database named by a DATABASE_URL: SQLite (better-sqlite3) or PostgreSQL (pg), one Kysely
 // type. The dialect is chosen here, once: the Database says which it is and carries its own handle,
 // and the per-dialect stores (src/stores.ts) are built from it.
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -17,6 +17,7 @@ import type { DB } from './schema.ts';
 import { AdapterCarrier } from './adapter.ts';
 import { CommitSignal } from './commit-signal.ts';
 import { postgresSql, registerSqliteFunctions, sqliteSql } from './dialect.ts';
+import { makeFolder } from '../lib/make-folder.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -65,7 +66,7 @@ function connectSqlite(path: string): SqliteDatabase {
   const created = path !== ':memory:' && !existsSync(path);
   // The file holds personal data: folders made here and a new file are the owner's only. SQLite
   // gives the -wal and -shm files the database file's mode, so they follow.
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path !== ':memory:') makeFolder(dirname(path), 0o700);
   const sqlite = new SQLite(path);
   if (created) chmodSync(path, 0o600);
   sqlite.pragma('journal_mode = WAL');

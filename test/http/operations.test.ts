@@ -305,6 +305,11 @@ test('embedded mode: a damaged secret.key stops start-up naming the file; a bad 
       assert.match(error.message, /^DATABASE_URL names a folder that cannot hold the generated secret\.key \(mkdir .*: ENOTDIR\): choose a folder this user may write, or set REPUTE_SECRET_KEY$/);
       return true;
     });
+    // A folder under a pseudo file system: refused at once (Node's recursive mkdir never returned there), naming the level refused.
+    assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite:/proc/repute-nowhere/data/repute.db' }), (error: Error) => {
+      assert.match(error.message, /^DATABASE_URL names a folder that cannot hold the generated secret\.key \(mkdir \/proc\/repute-nowhere: ENOENT\)/);
+      return true;
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
