@@ -110,11 +110,15 @@ eachDatabase('a checked-out guest gets one e-mail in their language with both li
   assert.ok(mail, 'an e-mail arrived');
   assert.equal(more.length, 0, 'one e-mail per stay');
   assert.match(mail.parsed.subject ?? '', /Wie war Ihr Aufenthalt im Harbour Hotel\?/);
-  assert.match(mail.parsed.text ?? '', /Guten Tag Anna,/);
+  assert.match(mail.parsed.text ?? '', /Guten Tag, Anna,/);
   assert.match(String(mail.parsed.html), /<a href="http:\/\/[^"]+\/s\/[A-Za-z0-9_-]{43}"/);
   const surveyPath = linkIn(mail.parsed.text ?? '', 's');
   const unsubscribePath = linkIn(mail.parsed.text ?? '', 'u');
   assert.match(mail.raw, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+  assert.match(mail.raw, /^Content-Language: de\r?$/m);
+  // The HTML part names the unsubscribe link in words (a long address would widen the mail on a phone); the text part gives the address after a signature separator.
+  assert.match(String(mail.parsed.html), /Sie möchten diese E-Mails nicht\? <a href="http:\/\/[^"]+\/u\/[A-Za-z0-9_-]{43}"[^>]*>Abbestellen<\/a>/);
+  assert.match(mail.parsed.text ?? '', /\n-- \nSie möchten diese E-Mails nicht\? Abbestellen: http:\/\/\S+\/u\/[A-Za-z0-9_-]{43}\n/);
   // Headers as a reader sees them: a long one may be folded onto a second line (RFC 5322).
   const unfolded = mail.raw.replace(/\r\n[ \t]+/g, ' ');
   assert.match(unfolded, new RegExp(`^List-Unsubscribe: <${t.config.publicUrl.replace(/[.]/g, '\\.')}${unsubscribePath}>`, 'm'));
@@ -142,8 +146,16 @@ eachDatabase('a checked-out guest gets one e-mail in their language with both li
   const missing = await t.app.inject({ method: 'POST', url: surveyPath, payload: 'q.room=4&q.note=Sch%C3%B6n', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assert.equal(missing.statusCode, 400);
   assert.match(missing.body, /id="q\.nps-fault">Bitte beantworten Sie diese Frage\./);
+  assert.match(missing.body, /name="q\.nps" value="0" required aria-invalid="true" autofocus>/, 'the first faulty question takes the focus');
+  assert.equal(missing.body.match(/ autofocus/g)?.length, 1);
   assert.match(missing.body, /value="4" checked/);
   assert.match(missing.body, />Schön<\/textarea>/);
+  // 5,000 characters as the browser counts them (a line break is one), sent as it sends them (CRLF): not too long.
+  const lines = `${'x'.repeat(499)}\r\n`.repeat(10);
+  const long = await t.app.inject({ method: 'POST', url: surveyPath, payload: new URLSearchParams({ 'q.note': lines }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.doesNotMatch(long.body, /q\.note-fault/);
+  const tooLong = await t.app.inject({ method: 'POST', url: surveyPath, payload: new URLSearchParams({ 'q.note': `${lines}xx` }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.match(tooLong.body, /id="q\.note-fault">Bitte schreiben Sie höchstens 5\.000 Zeichen\./);
   const bad = await t.app.inject({ method: 'POST', url: surveyPath, payload: 'q.nps=11', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assert.equal(bad.statusCode, 400);
   assert.match(bad.body, /id="q\.nps-fault">Bitte wählen Sie eine der angebotenen Antworten\./);
@@ -181,10 +193,13 @@ eachDatabase('unsubscribe: the page, the one-click POST, guest.unsubscribed once
   const page = await t.app.inject({ method: 'GET', url: unsubscribePath, headers: { 'accept-language': 'en' } });
   assert.equal(page.statusCode, 200);
   assert.match(page.body, /<button type="submit">Abbestellen<\/button>/, 'in the invitation\'s language');
-  const oneClick = () => t.app.inject({ method: 'POST', url: unsubscribePath, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  const done = await oneClick();
-  assert.equal(done.statusCode, 200);
+  // RFC 8058's one-click POST, as multipart/form-data (the RFC's form) and URL-encoded alike.
+  const boundary = 'one-click-boundary';
+  const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`;
+  const done = await t.app.inject({ method: 'POST', url: unsubscribePath, payload: multipart, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  assert.equal(done.statusCode, 200, done.body);
   assert.match(done.body, /Sie haben abbestellt/);
+  const oneClick = () => t.app.inject({ method: 'POST', url: unsubscribePath, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assert.equal((await oneClick()).statusCode, 200);
   assert.equal(await countEvents(t, 'guest.unsubscribed'), 1);
   // A later push grants consent and checks out a new stay: still withdrawn, no e-mail.
@@ -195,6 +210,16 @@ eachDatabase('unsubscribe: the page, the one-click POST, guest.unsubscribed once
   assert.equal(mailsTo(email).length, 1);
   const cancelled = (await invitations(t, w.surveyId)).find((i) => i.status === 'cancelled');
   assert.equal(cancelled?.last_error, 'the guest withdrew consent');
+
+  // Unsubscribed by the hotel (the operator's unsubscribe): the guest's link says so, without the button.
+  const other = `hotel-leave-${t.dialect}@example.com`;
+  await checkOut(t, w, other, {}, { external_id: 'third-stay' });
+  await runWorker(t);
+  const otherPath = linkIn(mailsTo(other)[0]!.parsed.text ?? '', 'u');
+  assert.equal((await t.admin('POST', `/accounts/${w.tree.accountId}/guests/unsubscribe`, { property_id: w.tree.properties[0], email: other })).statusCode, 200);
+  const told = await t.app.inject({ method: 'GET', url: otherPath });
+  assert.match(told.body, /Sie haben abbestellt/);
+  assert.doesNotMatch(told.body, /<button/);
 });
 
 eachDatabase('who is not invited: consent as the rule says, cancelled stays, erased guests, the cooldown, old stays; delay waits', async (t) => {
@@ -297,14 +322,18 @@ eachDatabase('links: an unknown or altered token is a 404 page for GET and POST;
   for (const bad of [`/s/public/${w.surveyId}`, `/s/public/${w.surveyId}?node=${w.tree.regions[0]}`, `/s/public/${w.surveyId}?node=nope`, `/s/public/nope?node=${w.tree.properties[0]}`]) {
     assert.equal((await t.app.inject({ method: 'GET', url: bad })).statusCode, 404, bad);
   }
-  // One address may send 60 answers in 10 minutes (a hotel's guests share its Wi-Fi), then a 429 page.
+  // One address may send 60 answers in 10 minutes (a hotel's guests share its Wi-Fi), then a 429:
+  // the form again, with the answers given and when to send them, in the guest's language.
   let last = r;
   for (let i = 1; i <= 60; i++) {
-    last = await t.app.inject({ method: 'POST', url, payload: 'q.nps=8', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    last = await t.app.inject({ method: 'POST', url, payload: 'q.nps=8', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'de' } });
     if (last.statusCode !== 200) break;
   }
   assert.equal(last.statusCode, 429);
   assert.match(String(last.headers['retry-after']), /^\d+$/);
-  assert.match(last.body, /rate limit of 60 survey answers from this address per 600 s exceeded/);
+  assert.match(last.body, /<p class="fault" role="alert">Aus Ihrem Netzwerk kamen gerade viele Antworten\. Bitte drücken Sie in (10|[1-9]) Min\. erneut auf „Absenden“/);
+  assert.match(last.body, /name="q\.nps" value="8" checked/, 'the answer given is kept');
+  // A QR code's link that leads nowhere says to scan the code again, not to open an e-mail.
+  assert.match((await t.app.inject({ method: 'GET', url: `/s/public/nope?node=${w.tree.properties[0]}`, headers: browser })).body, /scanner à nouveau le code/);
   assert.equal((await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses?limit=100`)).json().data.length, 60);
 });

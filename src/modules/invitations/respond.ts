@@ -147,9 +147,10 @@ export async function submitPublic(db: Kysely<DB>, surveyId: string, nodeId: str
 /** GET /u/<token>: the page only checks the link; nothing changes until the guest confirms. */
 export async function checkUnsubscribeLink(db: Kysely<DB>, token: string): Promise<{ language: string | null; unsubscribed: boolean }> {
   const invitation = await invitationByToken(db, token, 'unsubscribe');
-  // A guest who already unsubscribed (by this link or another way) is told so, not offered the button again.
-  const guest = await db.selectFrom('guests').select('unsubscribed_at').where('id', '=', invitation.guest_id).executeTakeFirst();
-  return { language: languageOf(invitation), unsubscribed: (guest?.unsubscribed_at ?? null) !== null };
+  // A guest who already unsubscribed (by this link or another way), or whose consent the hotel has
+  // withdrawn (the operator's unsubscribe), is told so, not offered the button again.
+  const guest = await db.selectFrom('guests').select(['unsubscribed_at', 'marketing_consent']).where('id', '=', invitation.guest_id).executeTakeFirst();
+  return { language: languageOf(invitation), unsubscribed: guest !== undefined && (guest.unsubscribed_at !== null || guest.marketing_consent === 'withdrawn') };
 }
 
 /**

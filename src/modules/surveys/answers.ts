@@ -28,7 +28,9 @@ export const fieldOf = (questionId: string): string => `q.${questionId}`;
 const valuesOf = (form: Record<string, unknown>, field: string): string[] => {
   const raw = form[field];
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  return list.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter((v) => v !== '');
+  // A browser sends a text area's line breaks as CRLF, yet counts each as one character against its
+  // maxlength: read as LF, a text the browser let through is never refused as too long.
+  return list.filter((v): v is string => typeof v === 'string').map((v) => v.replace(/\r\n?/g, '\n').trim()).filter((v) => v !== '');
 };
 
 function integerIn(raw: string, min: number, max: number): number | null {

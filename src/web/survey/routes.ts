@@ -5,9 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { countHit, enforceWindow } from '../../http/rate-limit.ts';
-import type { ParsedForm } from '../../modules/surveys/answers.ts';
-import { fieldOf } from '../../modules/surveys/answers.ts';
+import { countHit } from '../../http/rate-limit.ts';
+import { fieldOf, type ParsedForm, parseForm } from '../../modules/surveys/answers.ts';
 import { textIn } from '../../modules/surveys/definition.ts';
 import { publicSurveyPath } from '../../modules/surveys/public-link.ts';
 import {
@@ -48,10 +47,13 @@ interface QuestionView {
   choices: Choice[];
   textValue: string;
   fault: string | null;
+  /** The first question with a fault: its field takes the focus, so the keyboard starts there. */
+  focus: boolean;
 }
 
 function questionViews(survey: SurveyView, language: string, form: ParsedForm | null, t: ReturnType<typeof translator<string>>) {
   const at = (texts: Readonly<Record<string, string>>) => textIn(texts, language, survey.primaryLanguage);
+  const firstFault = survey.definition.pages.flatMap((page) => page.questions).find((q) => form?.faults.has(q.id))?.id;
   return survey.definition.pages.map((page) => ({
     id: page.id,
     title: Object.keys(page.title).length > 0 ? at(page.title) : null,
@@ -67,21 +69,26 @@ function questionViews(survey: SurveyView, language: string, form: ParsedForm | 
       return {
         id: q.id, field: fieldOf(q.id), type: q.type, text: at(q.text), required: q.required,
         multiple: q.type === 'choice' && q.multiple, choices, textValue: q.type === 'text' ? [...entered][0] ?? '' : '',
-        fault: fault ? t(`fault.${fault}`) : null,
+        fault: fault ? t(`fault.${fault}`) : null, focus: q.id === firstFault,
       };
     }),
   }));
 }
 
-function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, action: string) {
+/**
+ * The survey's form, or its thank-you page. `busyS`: the answers were held back by the QR survey's
+ * limit for that many seconds; the form is shown again with them (429) and says when to send again.
+ */
+function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, action: string, busyS: number | null = null) {
   const lang = pageLanguage(request, outcome.survey, outcome.language);
   const t = translator(surveyCatalogs, lang) as ReturnType<typeof translator<string>>;
   if (outcome.kind === 'thanks') {
     return reply.view('survey/message.eta', { lang, title: t('thanks.title'), text: t('thanks.body'), styles: [SURVEY_CSS], scripts: scriptsFor(request) });
   }
   const faulty = outcome.form !== null && outcome.form.faults.size > 0;
-  return reply.status(faulty ? 400 : 200).view('survey/form.eta', {
-    lang, title: outcome.survey.name, place: outcome.survey.place, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty, pages: questionViews(outcome.survey, lang, outcome.form, t),
+  return reply.status(busyS !== null ? 429 : faulty ? 400 : 200).view('survey/form.eta', {
+    lang, title: outcome.survey.name, place: outcome.survey.place, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty,
+    busy: busyS === null ? null : t('busy', { minutes: String(Math.ceil(busyS / 60)) }), pages: questionViews(outcome.survey, lang, outcome.form, t),
   });
 }
 
@@ -103,7 +110,9 @@ export const isGuestLink = (path: string): boolean => /^\/[su](?:\/|$)/.test(pat
 export function guestLinkFault(request: FastifyRequest): { template: string; data: object } {
   const lang = readerLanguage(request);
   const t = translator(surveyCatalogs, lang);
-  return { template: 'survey/message.eta', data: { lang, styles: [SURVEY_CSS], scripts: [], title: t('invalid.title'), text: t('invalid.body') } };
+  // A QR code's link came from a printed code, not an e-mail.
+  const text = t(request.url.startsWith('/s/public/') ? 'invalid.qrBody' : 'invalid.body');
+  return { template: 'survey/message.eta', data: { lang, styles: [SURVEY_CSS], scripts: [], title: t('invalid.title'), text } };
 }
 
 export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
@@ -121,9 +130,17 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
   });
 
   web.post<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) => {
+    const action = publicSurveyPath(request.params.id, request.query.node);
     const hit = await countHit(ctx.rateLimits, `survey-public:${request.params.id}:${request.ip}`, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S);
-    enforceWindow(reply, hit, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S, 'survey answers from this address');
-    return renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), publicSurveyPath(request.params.id, request.query.node));
+    reply.headers(hit.headers);
+    if (hit.over) {
+      // Held back, not lost: the guest's answers are shown again with when to send them.
+      reply.header('retry-after', String(hit.resetS));
+      const survey = await openPublic(ctx.db, request.params.id, request.query.node);
+      const entered = parseForm(survey.definition, bodyOf(request)).entered;
+      return renderOutcome(request, noStore(reply), { kind: 'form', survey, language: null, form: { answers: [], faults: new Map(), entered } }, action, hit.resetS);
+    }
+    return renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), action);
   });
 
   const unsubscribePage = (request: FastifyRequest, reply: FastifyReply, language: string | null, done: boolean) => {
@@ -140,7 +157,12 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
     return unsubscribePage(request, reply, link.language, link.unsubscribed);
   });
 
-  // The page's button and a mail provider's one-click POST (body List-Unsubscribe=One-Click, RFC 8058) alike.
-  web.post<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
-    unsubscribePage(request, reply, (await unsubscribeByToken(ctx.db, request.params.token)).language, true));
+  // The page's button and a mail provider's one-click POST alike. RFC 8058 has providers send
+  // List-Unsubscribe=One-Click as multipart/form-data (some send it URL-encoded, some nothing): the
+  // POST itself is the request, so a multipart body is read (within the body limit) and set aside.
+  web.register(async (oneClick) => {
+    oneClick.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
+    oneClick.post<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
+      unsubscribePage(request, reply, (await unsubscribeByToken(ctx.db, request.params.token)).language, true));
+  });
 }
