@@ -193,12 +193,14 @@ eachDatabase('unsubscribe: the page, the one-click POST, guest.unsubscribed once
   const page = await t.app.inject({ method: 'GET', url: unsubscribePath, headers: { 'accept-language': 'en' } });
   assert.equal(page.statusCode, 200);
   assert.match(page.body, /<button type="submit">Abbestellen<\/button>/, 'in the invitation\'s language');
+  assert.match(page.body, /<p class="place">Harbour Hotel<\/p>/, 'the hotel whose e-mails these are');
   // RFC 8058's one-click POST, as multipart/form-data (the RFC's form) and URL-encoded alike.
   const boundary = 'one-click-boundary';
   const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`;
   const done = await t.app.inject({ method: 'POST', url: unsubscribePath, payload: multipart, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
   assert.equal(done.statusCode, 200, done.body);
   assert.match(done.body, /Sie haben abbestellt/);
+  assert.match(done.body, /<p class="place">Harbour Hotel<\/p>/);
   const oneClick = () => t.app.inject({ method: 'POST', url: unsubscribePath, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assert.equal((await oneClick()).statusCode, 200);
   assert.equal(await countEvents(t, 'guest.unsubscribed'), 1);

@@ -145,12 +145,13 @@ export async function submitPublic(db: Kysely<DB>, surveyId: string, nodeId: str
 }
 
 /** GET /u/<token>: the page only checks the link; nothing changes until the guest confirms. */
-export async function checkUnsubscribeLink(db: Kysely<DB>, token: string): Promise<{ language: string | null; unsubscribed: boolean }> {
+export async function checkUnsubscribeLink(db: Kysely<DB>, token: string): Promise<{ language: string | null; place: string | null; unsubscribed: boolean }> {
   const invitation = await invitationByToken(db, token, 'unsubscribe');
   // A guest who already unsubscribed (by this link or another way), or whose consent the hotel has
   // withdrawn (the operator's unsubscribe), is told so, not offered the button again.
   const guest = await db.selectFrom('guests').select(['unsubscribed_at', 'marketing_consent']).where('id', '=', invitation.guest_id).executeTakeFirst();
-  return { language: languageOf(invitation), unsubscribed: guest !== undefined && (guest.unsubscribed_at !== null || guest.marketing_consent === 'withdrawn') };
+  const unsubscribed = guest !== undefined && (guest.unsubscribed_at !== null || guest.marketing_consent === 'withdrawn');
+  return { language: languageOf(invitation), place: await placeOf(db, invitation.node_id), unsubscribed };
 }
 
 /**
@@ -158,7 +159,7 @@ export async function checkUnsubscribeLink(db: Kysely<DB>, token: string): Promi
  * guest's invitation-email consent for good (unsubscribed_at outlives any later grant), emits
  * guest.unsubscribed when consent changed, and cancels invitations not yet sent.
  */
-export async function unsubscribeByToken(db: Kysely<DB>, token: string): Promise<{ language: string | null }> {
+export async function unsubscribeByToken(db: Kysely<DB>, token: string): Promise<{ language: string | null; place: string | null }> {
   const invitation = await invitationByToken(db, token, 'unsubscribe');
   await inTransaction(db, async (trx) => {
     const now = nowIso();
@@ -172,5 +173,5 @@ export async function unsubscribeByToken(db: Kysely<DB>, token: string): Promise
       .where('guest_id', '=', invitation.guest_id).where('status', '=', 'scheduled')
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])).execute();
   });
-  return { language: languageOf(invitation) };
+  return { language: languageOf(invitation), place: await placeOf(db, invitation.node_id) };
 }

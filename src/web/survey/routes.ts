@@ -143,18 +143,20 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
     return renderOutcome(request, noStore(reply), await submitPublic(ctx.db, request.params.id, request.query.node, bodyOf(request)), action);
   });
 
-  const unsubscribePage = (request: FastifyRequest, reply: FastifyReply, language: string | null, done: boolean) => {
+  /** The unsubscribe page or its confirmation, naming the hotel whose e-mails the guest leaves. */
+  const unsubscribePage = (request: FastifyRequest, reply: FastifyReply, link: { language: string | null; place: string | null }, done: boolean) => {
+    const { language, place } = link;
     const lang = language && language in surveyCatalogs ? language : readerLanguage(request);
     const t = translator(surveyCatalogs, lang);
     return noStore(reply).view(done ? 'survey/message.eta' : 'survey/unsubscribe.eta', {
-      lang, styles: [SURVEY_CSS], scripts: scriptsFor(request), title: t(done ? 'unsubscribed.title' : 'unsubscribe.title'), text: t(done ? 'unsubscribed.body' : 'unsubscribe.body'),
+      lang, styles: [SURVEY_CSS], scripts: scriptsFor(request), place, title: t(done ? 'unsubscribed.title' : 'unsubscribe.title'), text: t(done ? 'unsubscribed.body' : 'unsubscribe.body'),
       button: t('unsubscribe.button'), action: `/u/${encodeURIComponent((request.params as { token: string }).token)}`,
     });
   };
 
   web.get<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) => {
     const link = await checkUnsubscribeLink(ctx.db, request.params.token);
-    return unsubscribePage(request, reply, link.language, link.unsubscribed);
+    return unsubscribePage(request, reply, link, link.unsubscribed);
   });
 
   // The page's button and a mail provider's one-click POST alike. RFC 8058 has providers send
@@ -163,6 +165,6 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
   web.register(async (oneClick) => {
     oneClick.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
     oneClick.post<{ Params: { token: string } }>('/u/:token', { schema: { params: TokenParams, hide: true } }, async (request, reply) =>
-      unsubscribePage(request, reply, (await unsubscribeByToken(ctx.db, request.params.token)).language, true));
+      unsubscribePage(request, reply, await unsubscribeByToken(ctx.db, request.params.token), true));
   });
 }
