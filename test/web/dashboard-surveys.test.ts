@@ -114,6 +114,17 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
   assert.equal(stopped.statusCode, 303);
   assert.match((await manager.get(String(stopped.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Those invitations are stopped: /);
   assert.match((await manager.get(page)).body, /<dt>Not sent<\/dt><dd>2<\/dd>/);
+  // Why not, in the page's language (English as the README documents it).
+  assert.match((await manager.get(page)).body, /<td data-label="Why not sent">the invitation rule was removed<\/td>/);
+  assert.match((await manager.get(page, { 'accept-language': 'de' })).body, />Die Einladungen wurden vorher beendet\.<\/td>/);
+
+  // An owner of the whole account is offered only the survey's node and those below it, where a rule may go.
+  const owner = await signedIn(t, (await createUser(t, tree.accountId, 'owner')).email);
+  const select = /<select id="rule-node"[^>]*>([\s\S]*?)<\/select>/.exec((await owner.get(page)).body)?.[1] ?? '';
+  assert.deepEqual([...select.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]).sort(), [tree.regions[0], tree.properties[0], tree.properties[1]].sort());
+  const above = await owner.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.root, delay_hours: '2', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
+  assert.equal(above.statusCode, 400);
+  assert.match(above.body, /id="node_id-fault">Please choose the survey&#39;s own part of the account or one below it\.</);
 });
 
 eachDatabase('surveys: a hotel\'s manager reads the group\'s survey with the hotel\'s responses only, and starts invitations for the hotel', async (t) => {

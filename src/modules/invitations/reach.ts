@@ -6,7 +6,7 @@ import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup } from '../../lib/ids.ts';
-import { NOT_WITHIN_REACH } from '../nodes/service.ts';
+import { accountLineages, NOT_WITHIN_REACH } from '../nodes/service.ts';
 import { getSurvey } from '../surveys/service.ts';
 import * as repo from './repository.ts';
 import { createRule, deleteRule, RULE_DEFAULTS, toInvitation, toRule } from './rules.ts';
@@ -17,25 +17,28 @@ export interface InvitationOverview {
   /** Invitations by state (answered, opened, sent, scheduled, failed, cancelled, sending). */
   counts: Record<string, number>;
   latest: (Invitation & { node_name: string })[];
-  /** The nodes of the principal's reach, by name: where a new rule may go. */
+  /** The nodes of the principal's reach at or below the survey's node, by name: where a new rule may go. */
   nodes: { id: string; name: string }[];
 }
 
 /** The survey's rules and invitations within the principal's reach (404 when the survey is out of reach). */
 export async function invitationOverview(db: Kysely<DB>, principal: Principal, surveyId: string, latest = 20): Promise<InvitationOverview> {
   const survey = await getSurvey(db, principal, surveyId);
-  const [rules, counts, rows, names] = await Promise.all([
+  const [rules, counts, rows, names, lineages] = await Promise.all([
     repo.listSurveyRules(db, survey.id),
     repo.countStates(db, survey.id, principal.subtree),
     repo.latestInReach(db, survey.id, principal.subtree, latest),
     repo.nodeNames(db, principal.accountId),
+    accountLineages(db, principal.accountId),
   ]);
+  // A rule covers the survey's node or a node below it (rules.ts refuses any other): only those are offered.
+  const underSurvey = (id: string) => lineages.get(id)?.includes(survey.node_id) ?? false;
   const name = (id: string) => names.get(id) ?? id;
   return {
     rules: rules.filter((r) => principal.inSubtree(r.node_id)).map((r) => ({ ...toRule(r), node_name: name(r.node_id) })),
     counts,
     latest: rows.map((r) => ({ ...toInvitation(r), node_name: name(r.node_id) })),
-    nodes: [...names].filter(([id]) => principal.inSubtree(id)).map(([id, nodeName]) => ({ id, name: nodeName })),
+    nodes: [...names].filter(([id]) => principal.inSubtree(id) && underSurvey(id)).map(([id, nodeName]) => ({ id, name: nodeName })),
   };
 }
 

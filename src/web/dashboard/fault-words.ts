@@ -15,6 +15,9 @@ const RULES: Array<[RegExp, Words]> = [
   [/^node_id must be your node or a node below it$/, {
     en: () => 'Please choose your own part of the account or one below it.', de: () => 'Bitte wählen Sie Ihren eigenen Bereich des Kontos oder einen darunter.',
   }],
+  [/^node_id must be the survey's node or a node below it$/, {
+    en: () => 'Please choose the survey\'s own part of the account or one below it.', de: () => 'Bitte wählen Sie den Bereich der Umfrage oder einen darunter.',
+  }],
   [/^(?:from|to) must be a date \(YYYY-MM-DD\)$/, { en: () => 'Please enter a date.', de: () => 'Bitte geben Sie ein Datum ein.' }],
   [/^rating_min must be at most rating_max$/, {
     en: () => 'The lowest rating must not be above the highest.', de: () => 'Die niedrigste Bewertung darf nicht über der höchsten liegen.',

@@ -9,6 +9,7 @@ import type { Role } from '../../modules/users/schemas.ts';
 import { commonCatalog } from './catalog.ts';
 import { languageOf } from './session.ts';
 import { platformName } from './platform-names.ts';
+import { reasonWords } from './reason-words.ts';
 
 /** The dashboard's stylesheet (src/web/assets/dashboard.css), on every dashboard page. */
 export const DASHBOARD_CSS = '/assets/dashboard.css';
@@ -61,7 +62,7 @@ export interface PageData {
 /**
  * Renders `template` (a path under src/web/views/, e.g. 'dashboard/settings-api.eta') for the
  * signed-in user. The template nests the frame with `<% layout('dashboard/frame', it) %>` and gets
- * `it.t` (translate), `it.num` (a figure in the page's language), `it.date` (an instant as the language writes it, to the day, minute or second), `it.platform` (a review platform by its name), `it.csrf`, `it.user`, `it.lang` and the page's data.
+ * `it.t` (translate), `it.num` (a figure in the page's language), `it.date` (an instant as the language writes it, to the day, minute or second), `it.platform` (a review platform by its name), `it.reason` (why an invitation or a delivery failed, in the page's language), `it.csrf`, `it.user`, `it.lang` and the page's data.
  */
 export function renderPage<K extends string>(request: FastifyRequest, reply: FastifyReply, template: string, data: PageData, catalogs?: PageCatalogs<K>) {
   const lang = languageOf(request);
@@ -78,6 +79,7 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
     num: (value: number) => formatNumber(value, lang),
     date: (iso: string, precision?: DatePrecision) => formatDate(iso, lang, precision),
     platform: platformName,
+    reason: (stored: string) => reasonWords(stored, lang),
     scripts: [...((data.scripts as string[] | undefined) ?? []), ...(request.method === 'POST' ? [FORGET_POST_JS] : [])],
     // Where a page that answers a POST lives as a GET (forget-post.js makes it the history entry):
     // the page's own address unless the form's address has no page (POST /surveys/{id}/rules).

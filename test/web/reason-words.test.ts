@@ -1,0 +1,20 @@
+// Why an invitation or a webhook delivery failed, on a German page (src/web/dashboard/reason-words.ts):
+// the stored English reasons the workers write, said in German; English pages and unknown reasons as stored.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { reasonWords } from '../../src/web/dashboard/reason-words.ts';
+
+test('webhook reasons in German, without the operator\'s setting; English as stored', () => {
+  const refused = 'address refused: 127.0.0.1 is a loopback address (WEBHOOK_ALLOW_PRIVATE can admit it for development)';
+  assert.equal(reasonWords(refused, 'en'), refused);
+  assert.equal(reasonWords(refused, 'de'), 'Abgewiesen: 127.0.0.1 ist eine private oder lokale Adresse, Webhooks gehen nur an öffentliche Server.');
+  assert.equal(reasonWords('timed out after 15000 ms', 'de'), 'Keine Antwort innerhalb von 15 s.');
+  assert.equal(reasonWords('host name not resolved (ENOTFOUND)', 'de'), 'Diesen Host-Namen gibt es nicht, oder er ließ sich nicht auflösen.');
+  assert.equal(reasonWords('connection refused', 'de'), 'Der Server hat die Verbindung abgelehnt.');
+});
+
+test('invitation reasons in German, with their figures; an SMTP server\'s own answer as stored', () => {
+  assert.equal(reasonWords('the guest was invited within the last 30 days', 'de'), 'Der Gast wurde in den letzten 30 Tagen schon eingeladen.');
+  assert.equal(reasonWords('the guest has not granted consent', 'de'), 'Der Gast hat E-Mails nicht zugestimmt.');
+  assert.equal(reasonWords('550 5.1.1 mailbox unavailable', 'de'), '550 5.1.1 mailbox unavailable');
+});
