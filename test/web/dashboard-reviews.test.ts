@@ -117,6 +117,12 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   assert.match(german.body, /<input id="f-lang" name="language" type="text" size="5" list="f-lang-choices" value="">/);
   assert.match(german.body, /<option value="fr">Französisch<\/option>/);
   assert.match(inbox.body, /<option value="fr">French<\/option>/);
+  // A review's language by its name; the filter takes a language's name or its code in any case.
+  const french = await createReview(t, tree.accountId, tree.properties[1], { text: 'Très bien', language: 'fr' });
+  assert.match((await client.get('/reviews', { 'accept-language': 'de' })).body, /<p class="muted">[^<]*<time[^>]*>[^<]*<\/time> · Französisch</);
+  for (const typed of ['fr', 'FR', 'Französisch', 'french']) {
+    assert.deepEqual(articles((await client.get(`/reviews?language=${encodeURIComponent(typed)}`, { 'accept-language': 'de' })).body), [french.id], typed);
+  }
 });
 
 eachDatabase('answering a review on the second page comes back to that page, not the first', async (t) => {

@@ -64,6 +64,25 @@ function languageChoices(pageLanguage: string): Array<{ code: string; name: stri
   return list;
 }
 
+/**
+ * The language filter as typed, read as a code: an engine language by its name in the page's language
+ * or in English ("Deutsch", "german") or by its code in any case ("DE"); anything else as typed.
+ */
+function languageCode(typed: string, pageLanguage: string): string {
+  const wanted = typed.toLowerCase();
+  const known = [...languageChoices(pageLanguage), ...languageChoices('en')].find((l) => l.code === wanted || l.name.toLowerCase() === wanted);
+  return known?.code ?? typed;
+}
+
+/** A review's language by its name in the page's language ("Deutsch"); a code Intl does not know as stored. */
+function languageName(code: string, pageLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([pageLanguage], { type: 'language', fallback: 'code' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 const FILTER_FIELDS: ReadonlyArray<keyof FilterForm> = ['node_id', 'platform', 'rating_min', 'rating_max', 'language', 'replied', 'from', 'to'];
 
 function filterForm(query: Record<string, unknown>): FilterForm {
@@ -79,7 +98,7 @@ function dayStart(value: string): number | null {
 }
 
 /** The list query of the filter form; a date range is whole days (UTC), `to` included. Every fault is reported at once. */
-function listQuery(form: FilterForm): ReviewListQuery {
+function listQuery(form: FilterForm, pageLanguage: string): ReviewListQuery {
   const faults: Array<{ field: string; message: string }> = [];
   const day = (name: 'from' | 'to', next: boolean): string | undefined => {
     if (!form[name]) return undefined;
@@ -92,7 +111,7 @@ function listQuery(form: FilterForm): ReviewListQuery {
   if (form.platform) query.platform = [form.platform];
   if (form.rating_min) query.rating_min = Number(form.rating_min);
   if (form.rating_max) query.rating_max = Number(form.rating_max);
-  if (form.language) query.language = form.language;
+  if (form.language) query.language = languageCode(form.language, pageLanguage);
   if (form.replied === 'yes' || form.replied === 'no') query.replied = form.replied === 'yes';
   const from = day('from', false);
   const to = day('to', true);
@@ -144,7 +163,7 @@ export const reviewsPage: DashboardPage = {
       let page = null;
       let filterFault: FormFault | null = null;
       try {
-        const query = listQuery(form);
+        const query = listQuery(form, languageOf(request));
         const binding = `${BINDING}\n${filterBinding(query)}`;
         const cursor = typeof raw.cursor === 'string' ? raw.cursor : undefined;
         page = cursors.sealPage(binding, await listReviews(ctx.db, principal, cursors.open(binding, cursor), PAGE_SIZE, query));
@@ -178,6 +197,7 @@ export const reviewsPage: DashboardPage = {
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
+        languageName: (code: string) => languageName(code, languageOf(request)),
         pageUrl: fault === null ? undefined : `${back}#review-${fault.reviewId}`,
       }, reviewsCatalog);
     };
