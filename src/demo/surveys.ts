@@ -117,7 +117,8 @@ export async function createSurveys(
       { question_id: 'missing', question_path: 'breakfast/missing', question_type: 'choice', value: missing, numeric_value: null, answered_at: iso(at + 40_000) },
       ...(random.chance(0.3) ? [{ question_id: 'comment', question_path: 'breakfast/comment', question_type: 'text', value: random.pick(BREAKFAST_COMMENTS), numeric_value: null, answered_at: iso(at + 90_000) }] : []),
     ];
-    await respond(db, random, counts, breakfast.id, nodes.hotels[0]!, breakfastFrom, today, rating, answers);
+    // The overall score as the service computes it (overallScore): a 1–5 rating mapped onto 0–10.
+    await respond(db, random, counts, breakfast.id, nodes.hotels[0]!, breakfastFrom, today, ((rating - 1) / 4) * 10, answers);
   }
   return counts;
 }

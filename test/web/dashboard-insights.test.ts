@@ -39,6 +39,7 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
   const whole = await (await signedIn(t, (await createUser(t, tree.accountId, 'viewer')).email)).get('/insights');
   assert.match(whole.body, /at Beach Resort/);
   assert.match(whole.body, /Answer every review within a day/);
+  assert.ok(whole.body.indexOf('Answer every review within a day') < whole.body.indexOf('Cleanliness at Harbour Hotel'), 'high priority before medium, though older');
 
   const topics = (await t.ctx.db.selectFrom('topics').select(['id', 'name']).where('account_id', 'is', null).execute());
   const cleanliness = topics.find((x) => x.name === 'Cleanliness')!.id;

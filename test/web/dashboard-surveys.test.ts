@@ -21,7 +21,7 @@ eachDatabase('surveys: counts and NPS of the reach, responses with answers, no e
     { question_id: 'c', question_path: 'p1/c', question_type: 'text', value: text },
   ];
   for (const [node, score, text] of [[tree.properties[0], 10, 'Loved the <b>view</b>'], [tree.properties[0], 9, 'Great'], [tree.properties[1], 3, 'Too loud']] as const) {
-    const r = await t.admin('POST', `/surveys/${survey.id}/responses`, { channel: 'email', status: 'completed', node_id: node, respondent_email: 'guest@example.com', answers: answer(score, text) });
+    const r = await t.admin('POST', `/surveys/${survey.id}/responses`, { channel: 'email', status: 'completed', node_id: node, respondent_email: 'guest@example.com', overall_score: score, answers: answer(score, text) });
     assert.equal(r.statusCode, 201, r.body);
   }
   const viewer = await createUser(t, tree.accountId, 'viewer', tree.regions[0]);
@@ -33,6 +33,11 @@ eachDatabase('surveys: counts and NPS of the reach, responses with answers, no e
   const detail = await client.get(`/surveys?survey=${survey.id}`);
   assert.equal(detail.statusCode, 200);
   assert.match(detail.body, /Loved the &lt;b&gt;view&lt;\/b&gt;/);
+  // Which survey is open, and each response's hotel with its score out of 10.
+  assert.match(detail.body, /<tr class="current" aria-current="true"><th scope="row"><a [^>]*>Post-stay &lt;survey&gt;<\/a>/);
+  assert.match(detail.body, /<strong>Open below: Post-stay &lt;survey&gt;<\/strong>/);
+  assert.match(detail.body, /<p class="muted">Lake Lodge · Overall score: 3 of 10<\/p>/);
+  assert.equal((detail.body.match(/<p class="muted">Harbour Hotel · Overall score: (10|9) of 10<\/p>/g) ?? []).length, 2);
   assert.ok(!detail.body.includes('guest@example.com'), 'never the respondent\'s e-mail');
   assert.equal((await client.get(`/surveys?survey=${foreign.id}`)).statusCode, 404);
   // A user of the south region: the north's survey is out of reach.

@@ -12,6 +12,9 @@ import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
 
+const PRIORITIES = ['high', 'medium', 'low'];
+const urgency = (priority: string): number => (PRIORITIES.includes(priority) ? PRIORITIES.indexOf(priority) : PRIORITIES.length);
+
 export const insightsPage: DashboardPage = {
   nav: [{ href: '/insights', label: 'nav.insights', least: 'viewer' }],
   routes(web, ctx: AppContext) {
@@ -34,8 +37,10 @@ export const insightsPage: DashboardPage = {
         trends: overview.trends.map((trend) => ({ ...trend, name: topicName(language, trend.name) })),
       };
       // A generated recommendation said in the page's language from its figures; an operator's as written.
+      // Most urgent first (high, medium, low, then any other word an operator used), newest first within each.
       const recommendationsShown = recommendations.map(({ facts, ...r }) =>
-        (facts === null ? r : { ...r, ...recommendationText(facts, language, topicName(language, facts.topic)) }));
+        (facts === null ? r : { ...r, ...recommendationText(facts, language, topicName(language, facts.topic)) }))
+        .sort((a, b) => urgency(a.priority) - urgency(b.priority));
       const chosenShown = chosen?.topic.engine ? { ...chosen, topic: { ...chosen.topic, name: topicName(language, chosen.topic.name) } } : chosen;
       return renderPage(request, reply, 'dashboard/insights.eta', {
         title: t('insights.title'), overview: shown, properties, names, recommendations: recommendationsShown, chosen: chosenShown,

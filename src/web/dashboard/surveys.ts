@@ -7,7 +7,7 @@ import { AppError } from '../../http/errors.ts';
 import { cursorsFor } from '../../http/pagination.ts';
 import { createRuleInReach, deleteRuleInReach, invitationOverview } from '../../modules/invitations/reach.ts';
 import { CONSENT_MODES, RuleInput } from '../../modules/invitations/schemas.ts';
-import { listVisibleProperties } from '../../modules/nodes/service.ts';
+import { listVisibleNodes, listVisibleProperties } from '../../modules/nodes/service.ts';
 import { publicLinkProperties, publicSurveyPath, qrCodeSvg } from '../../modules/surveys/public-link.ts';
 import { getSurvey, listResponseAnswers, listResponses, surveySummaries } from '../../modules/surveys/service.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
@@ -73,6 +73,8 @@ export const surveysPage: DashboardPage = {
           invitations: await invitationOverview(ctx.db, principal, survey.id),
           canManage: roleAtLeast(userOf(request).role, 'manager'),
           qr: await publicLinkOf(request, survey, query.qr),
+          // Each response's hotel, by name (a group-wide survey gathers several hotels' answers).
+          names: new Map((await listVisibleNodes(ctx.db, principal)).map((n) => [n.id, n.name])),
         };
       }
       return renderPage(request, reply, 'dashboard/surveys.eta', {
