@@ -43,8 +43,17 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   const sent = await client.post(`/reviews/${mine.id}/reply`, {
     _csrf: csrf, [`reply-${second.id}`]: 'not this one', [`reply-${mine.id}`]: 'Thank you, see you soon!', back: '/reviews?replied=no',
   });
-  assert.equal(sent.statusCode, 303);
-  assert.equal(sent.headers.location, `/reviews?replied=no&sent=${mine.id}#sent`);
+  // What was typed for the other review is not lost: the inbox comes back with it, the confirmation
+  // taking the focus (so it is in view), and its reload is the inbox with the confirmation.
+  assert.equal(sent.statusCode, 200);
+  assert.match(sent.body, new RegExp(`<textarea id="reply-\\d+" name="reply-${second.id}"[^>]*>not this one</textarea>`));
+  assert.match(sent.body, /<p class="notice" role="status" id="sent" tabindex="-1" autofocus>Your reply was sent\.<\/p>/);
+  assert.match(sent.body, new RegExp(`<link rel="canonical" href="/reviews\\?replied=no&amp;sent=${mine.id}">`));
+  // With nothing else typed, the answer is a redirect to the confirmation, where #sent lands.
+  const quiet = await createReview(t, tree.accountId, tree.properties[0], { text: 'Quiet room', rating: 4 });
+  const plain = await client.post(`/reviews/${quiet.id}/reply`, { _csrf: csrf, [`reply-${quiet.id}`]: 'Thanks!', [`reply-${second.id}`]: '  ', back: '/reviews?replied=no' });
+  assert.equal(plain.statusCode, 303);
+  assert.equal(plain.headers.location, `/reviews?replied=no&sent=${quiet.id}#sent`);
   // Back on the inbox, the reply is confirmed at the top (the "not replied" filter now leaves the review
   // out), where the address's #sent lands.
   const after = await client.get(`/reviews?replied=no&sent=${mine.id}`);
@@ -59,8 +68,8 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   assert.equal((await t.api(key, 'GET', `/reviews/${mine.id}`)).json().owner_reply, 'Thank you, see you soon!');
   assert.equal((await t.api(key, 'GET', `/reviews/${second.id}`)).json().owner_reply, null);
   const replied = await t.ctx.db.selectFrom('events').select('type').where('type', '=', 'review.replied').execute();
-  assert.equal(replied.length, 1);
-  assert.deepEqual(articles((await client.get('/reviews?replied=no')).body), [second.id], 'the filter leaves out the answered one');
+  assert.equal(replied.length, 2);
+  assert.deepEqual(articles((await client.get('/reviews?replied=no')).body), [second.id], 'the filter leaves out the answered ones');
   assert.deepEqual(articles((await client.get('/reviews?rating_max=3')).body), [second.id]);
 
   const hidden = await client.post(`/reviews/${second.id}/hidden`, { _csrf: csrf, hidden: '1', back: 'https://evil.example/' });

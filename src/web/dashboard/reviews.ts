@@ -154,7 +154,11 @@ export const reviewsPage: DashboardPage = {
       return m;
     };
 
-    const show = async (request: FastifyRequest, reply: FastifyReply, fault: ReplyFault | null = null) => {
+    /**
+     * The inbox. `fault`: a refused reply, shown beside its field with every field's text. `keptDrafts`:
+     * after a reply was sent, what was typed into the page's other fields, shown again (not lost).
+     */
+    const show = async (request: FastifyRequest, reply: FastifyReply, fault: ReplyFault | null = null, keptDrafts: ReadonlyMap<string, string> | null = null) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), reviewsCatalog);
       const raw = request.query as Record<string, unknown>;
@@ -198,7 +202,9 @@ export const reviewsPage: DashboardPage = {
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
         languageName: (code: string) => languageName(code, languageOf(request)),
-        pageUrl: fault === null ? undefined : `${back}#review-${fault.reviewId}`,
+        drafts: fault?.drafts ?? keptDrafts, focusNotice: keptDrafts !== null,
+        // A page answering a POST is reloaded as this GET (forget-post.js): the fault's review, or the reply sent.
+        pageUrl: fault !== null ? `${back}#review-${fault.reviewId}` : keptDrafts !== null ? `${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(String(raw.sent))}` : undefined,
       }, reviewsCatalog);
     };
 
@@ -220,7 +226,12 @@ export const reviewsPage: DashboardPage = {
           reviewId: id, message: (fault.fields.get('text') ?? fault.general ?? '').replace(/^text\b/, 'reply'), drafts: draftsOf(request),
         });
       }
-      return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(id)}#sent`, 303);
+      const sentUrl = `${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(id)}`;
+      // Text typed into other reviews' fields goes with the form: shown again rather than lost to a redirect.
+      const kept = new Map([...draftsOf(request)].filter(([other, text]) => other !== id && text.trim() !== ''));
+      if (kept.size === 0) return reply.redirect(`${sentUrl}#sent`, 303);
+      request.query = Object.fromEntries(new URLSearchParams(sentUrl.split('?')[1] ?? ''));
+      return show(request, reply, null, kept);
     });
 
     web.post('/reviews/:id/hidden', { preHandler: requireUser('manager') }, async (request, reply) => {
