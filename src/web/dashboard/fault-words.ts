@@ -5,9 +5,14 @@
 
 type Words = Record<'en' | 'de', (n: string, m: string) => string>;
 
+/** A length limit as the language writes it (100,000 / 100.000). */
+const grouped = (n: string, language: string): string => new Intl.NumberFormat(language).format(Number(n));
+
 const RULES: Array<[RegExp, Words]> = [
   [/ must NOT have fewer than 1 characters$/, { en: () => 'Please fill this in.', de: () => 'Bitte füllen Sie dieses Feld aus.' }],
-  [/ must NOT have more than (\d+) characters$/, { en: (n) => `At most ${n} characters, please.`, de: (n) => `Bitte höchstens ${n} Zeichen.` }],
+  [/ must NOT have more than (\d+) characters$/, {
+    en: (n) => `At most ${grouped(n, 'en')} characters, please.`, de: (n) => `Bitte höchstens ${grouped(n, 'de')} Zeichen.`,
+  }],
   [/ must NOT have fewer than 1 items$/, { en: () => 'Please choose at least one.', de: () => 'Bitte wählen Sie mindestens eines aus.' }],
   [/ must be number$/, { en: () => 'Please enter a number.', de: () => 'Bitte geben Sie eine Zahl ein.' }],
   [/ must be integer$/, { en: () => 'Please enter a whole number.', de: () => 'Bitte geben Sie eine ganze Zahl ein.' }],
