@@ -95,6 +95,10 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
   const again = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
   assert.equal(again.statusCode, 303);
   assert.match((await manager.get(String(again.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Invitations were already on with these settings/);
+  // Other settings on the same hotel would never apply (the older rule decides): refused beside the field.
+  const differing = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '24', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
+  assert.equal(differing.statusCode, 400);
+  assert.match(differing.body, /id="node_id-fault">Invitations already go out here with other settings: stop them first/);
   const [rule, ...others] = (await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data;
   assert.equal(others.length, 0);
   assert.deepEqual([rule.node_id, rule.delay_hours, rule.consent, rule.max_age_days, rule.cooldown_days], [tree.properties[0], 2, 'not_withdrawn', 7, 0]);

@@ -45,15 +45,19 @@ export async function invitationOverview(db: Kysely<DB>, principal: Principal, s
 /**
  * A rule on a node of the principal's reach, for a survey it sees. A rule the survey already has,
  * alike in every setting, is answered instead of a second one (`created: false`): a form sent twice
- * (a double click, a reload after a lost answer) must not list the same invitations twice.
+ * (a double click, a reload after a lost answer) must not list the same invitations twice. A rule on
+ * that node with other settings is refused: it would never apply.
  */
 export async function createRuleInReach(db: Kysely<DB>, principal: Principal, surveyId: string, input: RuleInput): Promise<{ rule: InvitationRule; created: boolean }> {
   const survey = await getSurvey(db, principal, surveyId);
   if (!principal.inSubtree(input.node_id)) throw invalid(NOT_WITHIN_REACH);
   const wanted = { ...RULE_DEFAULTS, ...input, node_id: input.node_id.toLowerCase() };
-  const same = (await repo.listSurveyRules(db, survey.id)).find((r) => r.node_id === wanted.node_id && r.delay_hours === wanted.delay_hours
+  const onNode = (await repo.listSurveyRules(db, survey.id)).filter((r) => r.node_id === wanted.node_id);
+  const same = onNode.find((r) => r.delay_hours === wanted.delay_hours
     && r.consent === wanted.consent && r.max_age_days === wanted.max_age_days && r.cooldown_days === wanted.cooldown_days);
   if (same) return { rule: toRule(same), created: false };
+  // Of two rules on one node the older decides (rules.ts), so a second would change nothing: said, not added.
+  if (onNode.length > 0) throw invalid('body.node_id already has invitations for this survey with other settings: stop them first, then start them anew');
   return { rule: await createRule(db, survey.id, input), created: true };
 }
 

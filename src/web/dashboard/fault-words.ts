@@ -20,6 +20,10 @@ const RULES: Array<[RegExp, Words]> = [
   [/^node_id must be your node or a node below it$/, {
     en: () => 'Please choose your own part of the account or one below it.', de: () => 'Bitte wählen Sie Ihren eigenen Bereich des Kontos oder einen darunter.',
   }],
+  [/^node_id already has invitations for this survey with other settings/, {
+    en: () => 'Invitations already go out here with other settings: stop them first (Stop, above), then start them with the new ones.',
+    de: () => 'Hier gehen schon Einladungen mit anderen Einstellungen hinaus: Beenden Sie diese zuerst (oben), dann starten Sie sie mit den neuen.',
+  }],
   [/^node_id must be the survey's node or a node below it$/, {
     en: () => 'Please choose the survey\'s own part of the account or one below it.', de: () => 'Bitte wählen Sie den Bereich der Umfrage oder einen darunter.',
   }],
