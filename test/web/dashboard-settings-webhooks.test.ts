@@ -144,3 +144,32 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
   assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/delete`, {})).statusCode, 303);
   assert.match((await client.get('/settings/webhooks')).body, /No webhook endpoints yet/);
 });
+
+eachDatabase('an owner gets a new signing secret on the edit page; for a day deliveries are signed with both', async (t) => {
+  const receiver = await startReceiver();
+  const w = worker(t);
+  try {
+    const tree = await createTree(t);
+    const client = await signedIn(t, (await createUser(t, tree.accountId, 'owner')).email);
+    const created = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: `${receiver.url}/hook`, events: ['review.received'] });
+    const old = secretOf(created.body);
+    const id = endpointIdOf(created.body);
+    const edit = `/settings/webhooks/${id}`;
+    assert.match((await client.get(edit)).body, /<button type="submit" class="secondary">New signing secret<\/button>/);
+    const rotated = await client.submit(edit, `${edit}/secret`, {});
+    assert.equal(rotated.statusCode, 200);
+    const fresh = secretOf(rotated.body);
+    assert.match(fresh, /^whsec_/);
+    assert.notEqual(fresh, old);
+    assert.match(rotated.body, /Deliveries are also signed with the previous secret until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\./);
+    assert.ok(!(await client.get(edit)).body.includes(fresh), 'the new secret is shown once');
+
+    assert.equal((await client.submit(edit, `${edit}/test`, {})).statusCode, 303);
+    await receiver.waitFor((r) => r.length === 1, 10_000, 'the test ping');
+    assert.equal(verified(fresh, receiver.requests[0]!).type, 'ping', 'signed with the new secret');
+    assert.equal(verified(old, receiver.requests[0]!).type, 'ping', 'and with the previous one, for the receiver not yet changed');
+  } finally {
+    await w.stop();
+    await receiver.close();
+  }
+}, { env: { ...WEBHOOK_ENV, REPUTE_WORKER: 'off' } });

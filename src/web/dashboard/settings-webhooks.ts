@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.ts';
 import { invalid } from '../../lib/errors.ts';
 import { deliveryLog, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
 import { WebhookEndpointInput, WebhookEndpointPatch } from '../../modules/webhooks/schemas.ts';
+import { rotateSecret } from '../../modules/webhooks/secrets.ts';
 import { countSend } from '../../modules/webhooks/send-window.ts';
 import { createEndpoint, deleteEndpoint, listEndpoints, ownEndpoint, queuePing, resendDelivery, updateEndpoint } from '../../modules/webhooks/service.ts';
 import { checkBody, field, fieldList, type FormFault, formFault } from './forms.ts';
@@ -60,7 +61,8 @@ export const settingsWebhooksPage: DashboardPage = {
       }, settingsCatalog);
     };
 
-    const showEndpoint = async (request: FastifyRequest, reply: FastifyReply, shown: { form?: EndpointForm; fault?: FormFault | null } = {}) => {
+    /** The edit page; `secret`: a new signing secret, shown on this answer only. */
+    const showEndpoint = async (request: FastifyRequest, reply: FastifyReply, shown: { form?: EndpointForm; fault?: FormFault | null; secret?: string } = {}) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), settingsCatalog);
       const endpoint = await ownEndpoint(ctx.db, principal, idOf(request));
@@ -69,6 +71,9 @@ export const settingsWebhooksPage: DashboardPage = {
         title: `${t('hooks.edit')}: ${endpoint.name}`, section: 'webhooks', events: SUBSCRIBABLE_EVENTS, endpoint,
         deliveries: await deliveryLog(ctx.db, principal, endpoint.id, 50),
         form: shown.form ?? { name: endpoint.name, url: maskedUrl(endpoint.url), events }, fault: shown.fault ?? null, notice: noticeOf(request),
+        secret: shown.secret ?? null, scripts: shown.secret ? [COPY_SECRET_JS] : [],
+        // While a rotation's grace period lasts, deliveries are signed with the previous secret too.
+        previousUntil: endpoint.previous_secret_until !== null && endpoint.previous_secret_until > new Date().toISOString() ? endpoint.previous_secret_until : null,
       }, settingsCatalog);
     };
 
@@ -100,6 +105,13 @@ export const settingsWebhooksPage: DashboardPage = {
         return showEndpoint(request, reply.status(fault.status), { form, fault });
       }
       return reply.redirect(`/settings/webhooks/${idOf(request)}?done=saved`, 303);
+    });
+
+    // A new signing secret; the previous one signs too for a day (rotateSecret's grace period). A
+    // second rotation within that day replaces the first new secret's grace (force), as the page says.
+    web.post('/settings/webhooks/:id/secret', guard, async (request, reply) => {
+      const { secret } = await rotateSecret(ctx.db, settings, scopeOf(request), idOf(request), { force: true });
+      return showEndpoint(request, reply, { secret });
     });
 
     web.post('/settings/webhooks/:id/active', guard, async (request, reply) => {
