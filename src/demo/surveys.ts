@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { AnswerInput } from '../modules/surveys/schemas.ts';
 import { completeResponse, createResponse, createSurvey } from '../modules/surveys/service.ts';
+import { POST_STAY_TEMPLATE as POST_STAY } from '../modules/surveys/templates.ts';
 import type { Random } from './random.ts';
 
 const DAY = 86_400_000;
@@ -16,27 +17,6 @@ export interface SurveyCounts {
   completed: number;
 }
 
-const text = (en: string, de: string, fr: string, it: string) => ({ en, de, fr, it });
-
-const POST_STAY = {
-  pages: [
-    {
-      id: 'stay', title: text('Your stay', 'Ihr Aufenthalt', 'Votre séjour', 'Il suo soggiorno'),
-      questions: [
-        { id: 'nps', type: 'nps', min: 0, max: 10, required: true, text: text('How likely are you to recommend us to a friend or colleague?', 'Wie wahrscheinlich ist es, dass Sie uns weiterempfehlen?', 'Quelle est la probabilité que vous nous recommandiez ?', 'Quanto è probabile che ci consigli a un amico?') },
-        { id: 'overall', type: 'rating', scale: 5, text: text('Overall, how satisfied were you?', 'Wie zufrieden waren Sie insgesamt?', 'Globalement, êtes-vous satisfait ?', 'Complessivamente, quanto è soddisfatto?') },
-        { id: 'cleanliness', type: 'rating', scale: 5, text: text('Cleanliness of your room', 'Sauberkeit Ihres Zimmers', 'Propreté de la chambre', 'Pulizia della camera') },
-        { id: 'staff', type: 'rating', scale: 5, text: text('Friendliness of our staff', 'Freundlichkeit unseres Personals', 'Amabilité du personnel', 'Cortesia del personale') },
-      ],
-    },
-    {
-      id: 'comments', title: text('Comments', 'Anmerkungen', 'Commentaires', 'Commenti'),
-      questions: [
-        { id: 'improve', type: 'text', required: false, text: text('What could we do better?', 'Was können wir besser machen?', 'Que pourrions-nous améliorer ?', 'Cosa potremmo migliorare?') },
-      ],
-    },
-  ],
-};
 
 const BREAKFAST_OPTIONS = [
   { id: 'fresh_fruit', text: { de: 'Frisches Obst', en: 'Fresh fruit' } },

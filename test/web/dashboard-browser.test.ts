@@ -118,7 +118,7 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     }
 
     // Every page passes axe (serious and critical), signed out and in.
-    const pages = ['/', '/account', '/settings/api', '/settings/webhooks', endpointPage, '/settings/users'];
+    const pages = ['/', '/account', '/surveys', '/settings/api', '/settings/webhooks', endpointPage, '/settings/users'];
     for (const path of pages) assert.deepEqual(await axeViolations(browser, desktop, `${base}${path}`), [], path);
     assert.deepEqual(await axeViolations(browser, null, `${base}/login`), [], '/login');
 
@@ -137,7 +137,7 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
     // A phone: everything reachable without sideways scrolling, Sign out on screen.
     const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, storageState: await desktop.storageState() });
     const phonePage = await phone.newPage();
-    for (const path of ['/', '/settings/api', '/settings/webhooks', '/settings/users']) {
+    for (const path of ['/', '/surveys', '/settings/api', '/settings/webhooks', '/settings/users']) {
       await phonePage.goto(`${base}${path}`);
       const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${path} scrolls sideways by ${overflow}px on a phone`);
@@ -149,7 +149,7 @@ eachDatabase('in a browser: keys, webhooks, roles, a phone and axe on every page
       await screenshot(phonePage, `dashboard-phone${path.replace(/\//g, '-')}`);
     }
     // On a phone too, where wide tables scroll inside their own focusable region (the delivery log).
-    for (const path of ['/settings/api', '/settings/webhooks', endpointPage, '/settings/users']) {
+    for (const path of ['/surveys', '/settings/api', '/settings/webhooks', endpointPage, '/settings/users']) {
       assert.deepEqual(await axeViolations(browser, phone, `${base}${path}`, { width: 375, height: 740 }), [], `${path} on a phone`);
     }
 

@@ -210,3 +210,51 @@ eachDatabase('surveys: a QR code of the public link for each hotel of the reach 
   // In German.
   assert.match((await viewer.get(`/surveys?survey=${survey.id}`, { 'accept-language': 'de' })).body, /<h2 id="qr-code">QR-Code für ein Hotel<\/h2>/);
 });
+
+eachDatabase('surveys: a manager makes a draft of the standard post-stay survey for a hotel and publishes it; faults beside the field; a viewer does not', async (t) => {
+  const tree = await createTree(t);
+  const manager = await signedIn(t, (await createUser(t, tree.accountId, 'manager', tree.regions[0])).email);
+  const page = await manager.get('/surveys');
+  assert.match(page.body, /<summary><h2 id="new-survey">New survey<\/h2><\/summary>/);
+  // The hotels and groups of the manager's reach only.
+  const options = [...(/<select id="new-node"[^>]*>([\s\S]*?)<\/select>/.exec(page.body)?.[1] ?? '').matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]).sort();
+  assert.deepEqual(options, [tree.regions[0], tree.properties[0], tree.properties[1]].sort());
+
+  const empty = await manager.submit('/surveys', '/surveys', { name: '  ', node_id: tree.properties[0], primary_language: 'de' });
+  assert.equal(empty.statusCode, 400);
+  assert.match(empty.body, /<input type="text" id="new-name" name="name" maxlength="500" value="" aria-invalid="true" aria-describedby="new-name-fault" autofocus>/);
+  assert.match(empty.body, /<span class="field-fault" id="new-name-fault">Please fill this in\.<\/span>/);
+  assert.match(empty.body, new RegExp(`<option value="${tree.properties[0]}" selected>`), 'the chosen hotel kept');
+  const outside = await manager.submit('/surveys', '/surveys', { name: 'Theirs', node_id: tree.properties[2], primary_language: 'en' });
+  assert.equal(outside.statusCode, 400);
+  assert.match(outside.body, /id="new-node_id-fault">Please choose your own part of the account or one below it\./);
+
+  const made = await manager.submit('/surveys', '/surveys', { name: 'Harbour <after stay>', node_id: tree.properties[0], primary_language: 'de' });
+  assert.equal(made.statusCode, 303);
+  assert.equal(made.headers.location, '/surveys?done=drafted#drafts');
+  const drafted = (await manager.get('/surveys?done=drafted')).body;
+  assert.match(drafted, /<p class="notice" role="status">The draft is made: /);
+  assert.match(drafted, /<th scope="row">Harbour &lt;after stay&gt;<\/th><td data-label="Hotel or group">Harbour Hotel<\/td>/);
+  assert.match(drafted, /No published surveys yet\./, 'a draft is not among the published');
+  const publish = /action="(\/surveys\/[0-9a-f-]{36}\/publish)"/.exec(drafted)?.[1];
+  assert.ok(publish);
+  // Another region's manager cannot publish it.
+  const south = await signedIn(t, (await createUser(t, tree.accountId, 'manager', tree.regions[1])).email);
+  assert.equal((await south.submit('/surveys', publish, {})).statusCode, 404);
+
+  const published = await manager.submit('/surveys', publish, {});
+  assert.equal(published.statusCode, 303);
+  const surveyId = /survey=([0-9a-f-]{36})/.exec(String(published.headers.location))?.[1];
+  const detail = (await manager.get(`/surveys?survey=${surveyId}&done=published`)).body;
+  assert.match(detail, /The survey is published: /);
+  assert.match(detail, /<strong>Open below: Harbour &lt;after stay&gt;<\/strong>/);
+  const survey = await t.ctx.db.selectFrom('surveys').select(['status', 'primary_language', 'node_id']).where('id', '=', surveyId!).executeTakeFirstOrThrow();
+  assert.deepEqual([survey.status, survey.primary_language, survey.node_id], ['published', 'de', tree.properties[0]]);
+  // Guests answer it in their language: the standard questions are written in five.
+  const guestPage = await t.app.inject({ method: 'GET', url: `/s/public/${surveyId}?node=${tree.properties[0]}`, headers: { 'accept-language': 'es' } });
+  assert.match(guestPage.body, /<legend>¿Qué probabilidad hay de que nos recomiende a un amigo o colega\?/);
+
+  const viewer = await signedIn(t, (await createUser(t, tree.accountId, 'viewer', tree.regions[0])).email);
+  assert.doesNotMatch((await viewer.get('/surveys')).body, /New survey|Drafts/);
+  assert.equal((await viewer.submit('/surveys', '/surveys', { name: 'x', node_id: tree.properties[0], primary_language: 'en' })).statusCode, 403);
+});

@@ -25,6 +25,13 @@ export async function publishedSurveysOf(db: Kysely<DB>, accountId: string, node
     .where('node_id', 'in', nodes).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
+/** The draft surveys owned by `nodes` (a dashboard user's subtree), newest first. */
+export async function draftSurveysOf(db: Kysely<DB>, accountId: string, nodes: readonly string[]): Promise<SurveyListRow[]> {
+  if (nodes.length === 0) return [];
+  return db.selectFrom('surveys').select(SURVEY_COLUMNS).where('account_id', '=', accountId).where('status', '=', 'draft')
+    .where('node_id', 'in', nodes).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
 /** The filters of a response list (already checked); `sync` switches to the oldest-change-first order. */
 export interface ResponseFilters {
   status?: string;

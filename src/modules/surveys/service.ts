@@ -14,10 +14,11 @@ import { nowIso, toIso, toIsoOrNull } from '../../lib/time.ts';
 import { changeStamp, syncHorizon } from '../../db/change-stamp.ts';
 import { timeRange } from '../../http/time-range.ts';
 import { requireAccount } from '../accounts/service.ts';
-import { requireAccountNode } from '../nodes/service.ts';
+import { NOT_WITHIN_REACH, requireAccountNode } from '../nodes/service.ts';
 import type { ParsedAnswer } from './answers.ts';
 import { parseDefinition } from './definition.ts';
 import * as repo from './repository.ts';
+import { POST_STAY_TEMPLATE } from './templates.ts';
 import type { ResponseCreated, ResponseInput, ResponseListQuery, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
 
 function toSurvey(row: repo.SurveyListRow): Survey {
@@ -267,4 +268,25 @@ export async function surveySummaries(db: Kysely<DB>, principal: Principal, limi
 export async function npsOf(db: Kysely<DB>, principal: Principal, from: string): Promise<number | null> {
   const f = await repo.npsSince(db, principal.subtree, from);
   return f.answers === 0 ? null : Math.round((100 * (f.promoters - f.detractors)) / f.answers);
+}
+
+/** The draft surveys owned within the principal's subtree (a dashboard user's, to publish), newest first. */
+export async function draftsInReach(db: Kysely<DB>, principal: Principal): Promise<Survey[]> {
+  return (await repo.draftSurveysOf(db, principal.accountId, principal.subtree)).map(toSurvey);
+}
+
+/**
+ * A draft of the standard post-stay survey (templates.ts) owned by a node of the principal's reach,
+ * in `primaryLanguage` first (its texts are in all five guest languages).
+ */
+export async function createTemplateDraft(db: Kysely<DB>, principal: Principal, input: { name: string; node_id: string; primary_language: string }): Promise<SurveyDetail> {
+  if (!principal.inSubtree(input.node_id)) throw invalid(NOT_WITHIN_REACH);
+  return createSurvey(db, principal.accountId, { ...input, definition: POST_STAY_TEMPLATE, status: 'draft' });
+}
+
+/** Publishes a draft owned within the principal's subtree (404 for any other survey). */
+export async function publishInReach(db: Kysely<DB>, principal: Principal, id: string): Promise<SurveyDetail> {
+  const row = await findAccountSurvey(db, principal.accountId, id);
+  if (!row || !principal.inSubtree(row.node_id)) throw notFound('survey');
+  return publishSurvey(db, row.id);
 }

@@ -2,6 +2,7 @@
 // shows that survey's latest responses with their answers (never a respondent's e-mail or token:
 // the public API's response and answer objects carry neither).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { cursorsFor } from '../../http/pagination.ts';
@@ -9,7 +10,10 @@ import { createRuleInReach, deleteRuleInReach, invitationOverview } from '../../
 import { CONSENT_MODES, RuleInput } from '../../modules/invitations/schemas.ts';
 import { listVisibleNodes, listVisibleProperties } from '../../modules/nodes/service.ts';
 import { publicLinkProperties, publicSurveyPath, qrCodeSvg } from '../../modules/surveys/public-link.ts';
-import { getSurvey, listResponseAnswers, listResponses, surveySummaries } from '../../modules/surveys/service.ts';
+import {
+  createTemplateDraft, draftsInReach, getSurvey, listResponseAnswers, listResponses, publishInReach, surveySummaries,
+} from '../../modules/surveys/service.ts';
+import { TEMPLATE_LANGUAGES } from '../../modules/surveys/templates.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
 import { answerWords } from './answer-words.ts';
 import { checkBody, field, type FormFault, formFault } from './forms.ts';
@@ -26,6 +30,14 @@ const RULE_FIELDS = ['node_id', 'delay_hours', 'consent', 'max_age_days', 'coold
 /** The add-rule form as typed: strings, to show again beside a fault. */
 type RuleForm = Record<(typeof RULE_FIELDS)[number], string>;
 const EMPTY_RULE: RuleForm = { node_id: '', delay_hours: '24', consent: 'granted', max_age_days: '14', cooldown_days: '30' };
+
+const NEW_FIELDS = ['name', 'node_id', 'primary_language'] as const;
+/** The new-survey form as typed. */
+type NewSurveyForm = Record<(typeof NEW_FIELDS)[number], string>;
+const NewSurveyInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 500 }), node_id: Type.String({ format: 'uuid' }),
+  primary_language: Type.Union(TEMPLATE_LANGUAGES.map((l) => Type.Literal(l))),
+}, { additionalProperties: false });
 
 const ruleFormOf = (request: FastifyRequest): RuleForm => Object.fromEntries(RULE_FIELDS.map((f) => [f, field(request, f).trim()])) as RuleForm;
 
@@ -54,11 +66,14 @@ export const surveysPage: DashboardPage = {
       return { hotels, link };
     };
 
-    const show = async (request: FastifyRequest, reply: FastifyReply, shown: { ruleForm?: RuleForm; fault?: FormFault | null } = {}) => {
+    const show = async (request: FastifyRequest, reply: FastifyReply, shown: { ruleForm?: RuleForm; fault?: FormFault | null; newForm?: NewSurveyForm; newFault?: FormFault | null } = {}) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), surveysCatalog);
       const query = request.query as { survey?: unknown; cursor?: unknown; done?: unknown; qr?: unknown };
       const surveys = await surveySummaries(ctx.db, principal);
+      // Managers and owners make and publish surveys of their reach (the standard post-stay one).
+      const canCreate = roleAtLeast(userOf(request).role, 'manager');
+      const [drafts, nodes] = canCreate ? await Promise.all([draftsInReach(ctx.db, principal), listVisibleNodes(ctx.db, principal)]) : [[], []];
       let chosen = null;
       if (typeof query.survey === 'string' && query.survey !== '') {
         const survey = await getSurvey(ctx.db, principal, query.survey);
@@ -83,6 +98,10 @@ export const surveysPage: DashboardPage = {
         statusWord: (status: string) => (status === 'started' || status === 'completed' ? t(`surveys.status.${status}`) : status),
         channelWord: (channel: string) => (KNOWN_CHANNELS.includes(channel) ? t(`surveys.channel.${channel}` as 'surveys.channel.email') : channel),
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
+        canCreate, drafts, nodes, nodeNames: new Map(nodes.map((n) => [n.id, n.name])), templateLanguages: TEMPLATE_LANGUAGES,
+        languageName: (code: string) => new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code,
+        newForm: shown.newForm ?? { name: '', node_id: principal.nodeId, primary_language: languageOf(request) }, newFault: shown.newFault ?? null,
+        surveyNotice: query.done === 'drafted' || query.done === 'published' ? t(`surveys.${query.done}`) : null,
         // After starting or stopping invitations (?done=…): said beside the rules.
         notice: query.done === 'started' || query.done === 'stopped' || query.done === 'already' ? t(`inv.${query.done}`) : null,
         pageUrl: chosen === null ? '/surveys' : `/surveys?survey=${chosen.survey.id}#invitations`,
@@ -90,6 +109,23 @@ export const surveysPage: DashboardPage = {
     };
 
     web.get('/surveys', { preHandler: requireUser('viewer') }, async (request, reply) => show(request, reply));
+
+    // A draft of the standard post-stay survey, for a node of the user's reach.
+    web.post('/surveys', { preHandler: requireUser('manager') }, async (request, reply) => {
+      const form = Object.fromEntries(NEW_FIELDS.map((f) => [f, field(request, f).trim()])) as NewSurveyForm;
+      try {
+        await createTemplateDraft(ctx.db, scopeOf(request), checkBody(NewSurveyInput, { ...form }));
+      } catch (error) {
+        const newFault = formFault(error, [...NEW_FIELDS], languageOf(request));
+        return show(request, reply.status(newFault.status), { newForm: form, newFault });
+      }
+      return reply.redirect('/surveys?done=drafted#drafts', 303);
+    });
+
+    web.post('/surveys/:id/publish', { preHandler: requireUser('manager') }, async (request, reply) => {
+      const survey = await publishInReach(ctx.db, scopeOf(request), (request.params as { id: string }).id);
+      return reply.redirect(`/surveys?survey=${encodeURIComponent(survey.id)}&done=published#invitations`, 303);
+    });
 
     // The QR code of a hotel's public link, as an SVG to show, print or download.
     web.get('/surveys/:id/qr.svg', { preHandler: requireUser('viewer') }, async (request, reply) => {
