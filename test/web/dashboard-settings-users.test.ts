@@ -25,6 +25,9 @@ eachDatabase('an owner creates a user, changes its role and removes it', async (
 
   const created = await client.submit('/settings/users', '/settings/users', { email: 'gm@harbour.example', password: PASSWORD, role: 'viewer', node_id: tree.properties[0] });
   assert.equal(created.statusCode, 303);
+  const blank = await client.submit('/settings/users', '/settings/users', { email: 'blank@harbour.example', password: ' '.repeat(12), role: 'viewer', node_id: '' });
+  assert.equal(blank.statusCode, 400);
+  assert.match(blank.body, /id="password-fault">Please choose a password of more than spaces\.</);
   const dup = await client.submit('/settings/users', '/settings/users', { email: 'GM@Harbour.example', password: PASSWORD, role: 'viewer', node_id: '' });
   assert.equal(dup.statusCode, 409);
   assert.match(dup.body, /id="email-fault">A user with this e-mail address already exists\.</);

@@ -29,6 +29,9 @@ function checkInput(input: UserInput): void {
   if (input.email.length > 254 || !EMAIL.test(input.email)) faults.push({ field: 'email', message: 'email must be an e-mail address (name@domain)' });
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) {
     faults.push({ field: 'password', message: `password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long` });
+  } else if (input.password.trim() === '') {
+    // Twelve spaces pass the length and guard nothing.
+    faults.push({ field: 'password', message: 'password must not be only spaces' });
   }
   if (!(ROLES as readonly string[]).includes(input.role)) faults.push({ field: 'role', message: `role must be one of: ${ROLES.join(', ')}` });
   if (faults.length > 0) throw new FieldsInvalid(faults);
