@@ -123,10 +123,13 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
   assert.match(moved.body, /id="url-fault">The stored password \(•••\) stays only with the same server and user name: please type the password again\.</);
   assert.equal(await storedUrl(), 'https://hooks:s3cr%40t@hooks.example.com/z');
 
-  assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'false' })).statusCode, 303);
-  assert.match((await client.get('/settings/webhooks')).body, /Paused/);
-  await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'true' });
-  assert.match((await client.get('/settings/webhooks')).body, />Pause</);
+  const paused = await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'false' });
+  assert.equal(paused.statusCode, 303);
+  assert.match((await client.get(String(paused.headers.location))).body, /<p class="notice" role="status">Paused: events are kept for the endpoint/);
+  const resumed = await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'true' });
+  const after = (await client.get(String(resumed.headers.location))).body;
+  assert.match(after, />Pause</);
+  assert.match(after, /<p class="notice" role="status">Resumed: deliveries go out again/);
 
   const other = await createTree(t);
   const stranger = await signedIn(t, (await createUser(t, other.accountId, 'owner')).email);

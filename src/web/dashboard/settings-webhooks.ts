@@ -28,7 +28,7 @@ interface EndpointForm {
 const FIELDS = ['name', 'url', 'events'];
 /** The fault of a URL that keeps ••• for its password but names another server or user (url-password.ts). */
 const PASSWORD_AGAIN = 'url keeps the stored password (•••) only for the same server and user: type the password again';
-const NOTICES = ['deleted', 'saved', 'tested', 'resent'] as const;
+const NOTICES = ['deleted', 'saved', 'tested', 'resent', 'pausedNotice', 'resumedNotice'] as const;
 
 const formOf = (request: FastifyRequest): EndpointForm => ({ name: field(request, 'name').trim(), url: field(request, 'url').trim(), events: fieldList(request, 'events') });
 const idOf = (request: FastifyRequest): string => (request.params as { id: string }).id;
@@ -115,8 +115,9 @@ export const settingsWebhooksPage: DashboardPage = {
     });
 
     web.post('/settings/webhooks/:id/active', guard, async (request, reply) => {
-      await updateEndpoint(ctx.db, scopeOf(request), idOf(request), { is_active: field(request, 'is_active') === 'true' });
-      return reply.redirect('/settings/webhooks?done=saved', 303);
+      const active = field(request, 'is_active') === 'true';
+      await updateEndpoint(ctx.db, scopeOf(request), idOf(request), { is_active: active });
+      return reply.redirect(`/settings/webhooks?done=${active ? 'resumedNotice' : 'pausedNotice'}`, 303);
     });
 
     web.post('/settings/webhooks/:id/test', guard, async (request, reply) => {
