@@ -142,6 +142,8 @@ eachDatabase('answering a review on the second page comes back to that page, not
   const older = /<a class="button secondary" href="([^"]+)">Older reviews<\/a>/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
   assert.ok(older, 'a link to the second page');
   const second = await client.get(older);
+  assert.match(second.body, /<a href="\/reviews\?rating_max=2">Back to the newest<\/a>/, 'a later page leads back to the first, filters kept');
+  assert.doesNotMatch(first.body, /Back to the newest/);
   const [review] = articles(second.body);
   assert.ok(review && !articles(first.body).includes(review));
   const back = /name="back" value="([^"]+)"/.exec(second.body)?.[1]?.replaceAll('&amp;', '&');

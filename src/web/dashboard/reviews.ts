@@ -199,6 +199,8 @@ export const reviewsPage: DashboardPage = {
         notice: typeof raw.sent === 'string' && raw.sent !== '' && fault === null ? t('reviews.sent') : null,
         sentId: typeof raw.sent === 'string' ? raw.sent : null,
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
+        // A later page leads back to the first, with the same filters.
+        newest: cursorParam === null ? null : here,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
         languageName: (code: string) => languageName(code, languageOf(request)),
