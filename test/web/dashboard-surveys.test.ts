@@ -52,17 +52,20 @@ eachDatabase('surveys: answers read as the questions and options say them, in th
     { id: 'diet', type: 'choice', multiple: true, text: { en: 'What did you eat?', de: 'Was haben Sie gegessen?' },
       options: [{ id: 'vegan_options', text: { en: 'Vegan dishes', de: 'Vegane Gerichte' } }, { id: 'fish', text: { en: 'Fish', de: 'Fisch' } }] },
     { id: 'again', type: 'yes_no', text: { en: 'Would you come again?', de: 'Würden Sie wiederkommen?' } },
+    { id: 'room', type: 'rating', scale: 5, text: { en: 'Your room', de: 'Ihr Zimmer' } },
   ] }] };
   const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Stay', node_id: tree.root, definition, status: 'published' })).json();
   const r = await t.admin('POST', `/surveys/${survey.id}/responses`, { channel: 'email', status: 'completed', node_id: tree.properties[0], answers: [
     { question_id: 'diet', question_path: 'stay/diet', question_type: 'choice', value: ['vegan_options', 'fish'] },
     { question_id: 'again', question_path: 'stay/again', question_type: 'yes_no', value: true, numeric_value: 1 },
+    { question_id: 'room', question_path: 'stay/room', question_type: 'rating', value: 4, numeric_value: 4 },
   ] });
   assert.equal(r.statusCode, 201, r.body);
   const client = await signedIn(t, (await createUser(t, tree.accountId, 'viewer')).email);
   const german = (await client.get(`/surveys?survey=${survey.id}`, { 'accept-language': 'de' })).body;
   assert.match(german, /<th scope="row">Was haben Sie gegessen\?<\/th><td>Vegane Gerichte, Fisch<\/td>/);
   assert.match(german, /<th scope="row">Würden Sie wiederkommen\?<\/th><td>Ja<\/td>/);
+  assert.match(german, /<th scope="row">Ihr Zimmer<\/th><td>4 \/ 5<\/td>/, 'a rating with its scale');
   assert.match(german, />Abgeschlossen · E-Mail-Einladung · \d{2}\.\d{2}\.\d{4}</);
   assert.ok(!german.includes('vegan_options') && !german.includes('stay/diet'), 'no stored ids');
   const english = (await client.get(`/surveys?survey=${survey.id}`)).body;

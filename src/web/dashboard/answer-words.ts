@@ -1,5 +1,6 @@
 // How a survey's answers read on /surveys: each question by its text and each chosen option by its
-// text, in the page's language (else the survey's primary one), yes and no in words. The stored ids
+// text, in the page's language (else the survey's primary one), yes and no in words, a score with its
+// scale (4 / 5). The stored ids
 // ("breakfast/rating", "vegan_options") show only where the published definition lacks them.
 import { type Definition, parseDefinition, type Question, textIn } from '../../modules/surveys/definition.ts';
 
@@ -35,6 +36,9 @@ export function answerWords(published: unknown, primary: string, language: strin
       if (typeof value === 'boolean') return value ? yesNo.yes : yesNo.no;
       if (Array.isArray(value)) return value.map((v) => option(q, v)).join(', ');
       if (q?.type === 'choice') return option(q, value);
+      // A score with its scale: "4 / 5", "9 / 10".
+      if (q?.type === 'rating' && typeof value === 'number') return `${value} / ${q.scale}`;
+      if (q?.type === 'nps' && typeof value === 'number') return `${value} / 10`;
       return typeof value === 'string' ? value : String(value);
     },
   };
