@@ -75,11 +75,17 @@ function languageCode(typed: string, pageLanguage: string): string {
 }
 
 /** A review's language by its name in the page's language ("Deutsch"); a code Intl does not know as stored. */
+const languageNamers = new Map<string, Intl.DisplayNames>();
 function languageName(code: string, pageLanguage: string): string {
+  let namer = languageNamers.get(pageLanguage);
+  if (namer === undefined) {
+    namer = new Intl.DisplayNames([pageLanguage], { type: 'language', fallback: 'code' });
+    languageNamers.set(pageLanguage, namer);
+  }
   try {
-    return new Intl.DisplayNames([pageLanguage], { type: 'language', fallback: 'code' }).of(code) ?? code;
+    return namer.of(code) ?? code;
   } catch {
-    return code;
+    return code; // not shaped like a language code (the API takes any text up to 35 characters)
   }
 }
 
