@@ -112,7 +112,7 @@ export const commonCatalog: { en: Catalog<CommonKey>; de: Partial<Catalog<Common
     'overview.recommendRate': 'Empfehlungsquote',
     'overview.platforms': 'Bewertung je Plattform',
     'overview.platform': 'Plattform',
-    'overview.platformScore': 'Bewertung',
+    'overview.platformScore': 'Durchschnitt',
     'overview.none': 'Noch keine Bewertungen.',
     'overview.of5': '{score} von 5',
     'overview.thisMonth': 'Bewertungen diesen Monat',
