@@ -135,6 +135,8 @@ eachDatabase('a checked-out guest gets one e-mail in their language with both li
   assert.match(page.headers['content-security-policy'] as string, /default-src 'self'/);
   assert.match(page.body, /<html lang="de">/);
   assert.match(page.body, /<legend>Wie wahrscheinlich empfehlen Sie uns\?/);
+  // A rating says what its ends mean, as the 0–10 question does.
+  assert.match(page.body, /<span>1 = sehr schlecht<\/span> <span>5 = ausgezeichnet<\/span>/);
   assert.match(page.body, /Sonst noch etwas\? &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   assert.doesNotMatch(page.body, /<script>alert/);
   let responses = (await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses`)).json().data;

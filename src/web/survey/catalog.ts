@@ -4,7 +4,7 @@ import type { Catalog } from '../i18n.ts';
 
 type Key =
   | 'submit' | 'yes' | 'no' | 'required' | 'optional' | 'faults' | 'fault.required' | 'fault.invalid' | 'fault.too_long'
-  | 'nps.low' | 'nps.high' | 'thanks.title' | 'thanks.body'
+  | 'nps.low' | 'nps.high' | 'rating.low' | 'rating.high' | 'thanks.title' | 'thanks.body'
   | 'unsubscribe.title' | 'unsubscribe.body' | 'unsubscribe.button' | 'unsubscribed.title' | 'unsubscribed.body'
   | 'invalid.title' | 'invalid.body' | 'invalid.qrBody' | 'busy';
 
@@ -14,7 +14,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Some answers are missing or not valid: see the questions marked below.',
     'fault.required': 'Please answer this question.', 'fault.invalid': 'Please choose one of the answers offered.',
     'fault.too_long': 'Please keep your answer to 5,000 characters at most.',
-    'nps.low': '0 = not at all likely', 'nps.high': '10 = extremely likely',
+    'nps.low': '0 = not at all likely', 'nps.high': '10 = extremely likely', 'rating.low': '1 = very poor', 'rating.high': '{scale} = excellent',
     'thanks.title': 'Thank you!', 'thanks.body': 'Your answers have been received. We appreciate the time you took.',
     'unsubscribe.title': 'Unsubscribe from survey e-mails',
     'unsubscribe.body': 'Press the button and we will not send you survey invitations any more.',
@@ -29,7 +29,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Einige Antworten fehlen oder sind ungültig: siehe die markierten Fragen.',
     'fault.required': 'Bitte beantworten Sie diese Frage.', 'fault.invalid': 'Bitte wählen Sie eine der angebotenen Antworten.',
     'fault.too_long': 'Bitte schreiben Sie höchstens 5.000 Zeichen.',
-    'nps.low': '0 = sehr unwahrscheinlich', 'nps.high': '10 = äußerst wahrscheinlich',
+    'nps.low': '0 = sehr unwahrscheinlich', 'nps.high': '10 = äußerst wahrscheinlich', 'rating.low': '1 = sehr schlecht', 'rating.high': '{scale} = ausgezeichnet',
     'thanks.title': 'Vielen Dank!', 'thanks.body': 'Ihre Antworten sind angekommen. Wir wissen die Zeit zu schätzen, die Sie sich genommen haben.',
     'unsubscribe.title': 'Umfrage-E-Mails abbestellen', 'unsubscribe.body': 'Drücken Sie die Schaltfläche, und wir senden Ihnen keine Umfrage-Einladungen mehr.',
     // Not "Abmelden": the dashboard's word for signing out.
@@ -43,7 +43,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Certaines réponses manquent ou ne sont pas valides : voir les questions signalées.',
     'fault.required': 'Merci de répondre à cette question.', 'fault.invalid': 'Merci de choisir une des réponses proposées.',
     'fault.too_long': 'Merci de ne pas dépasser 5 000 caractères.',
-    'nps.low': '0 = pas du tout probable', 'nps.high': '10 = très probable',
+    'nps.low': '0 = pas du tout probable', 'nps.high': '10 = très probable', 'rating.low': '1 = très mauvais', 'rating.high': '{scale} = excellent',
     'thanks.title': 'Merci !', 'thanks.body': 'Vos réponses ont bien été reçues. Merci pour le temps accordé.',
     'unsubscribe.title': 'Se désabonner des e-mails de questionnaire', 'unsubscribe.body': 'Appuyez sur le bouton et nous ne vous enverrons plus d’invitations.',
     'unsubscribe.button': 'Se désabonner', 'unsubscribed.title': 'Votre désabonnement est enregistré', 'unsubscribed.body': 'Vous ne recevrez plus d’invitations de notre part.',
@@ -56,7 +56,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Faltan respuestas o no son válidas: vea las preguntas marcadas.',
     'fault.required': 'Por favor, responda a esta pregunta.', 'fault.invalid': 'Por favor, elija una de las respuestas ofrecidas.',
     'fault.too_long': 'Por favor, no supere los 5000 caracteres.',
-    'nps.low': '0 = nada probable', 'nps.high': '10 = muy probable',
+    'nps.low': '0 = nada probable', 'nps.high': '10 = muy probable', 'rating.low': '1 = muy malo', 'rating.high': '{scale} = excelente',
     'thanks.title': '¡Gracias!', 'thanks.body': 'Hemos recibido sus respuestas. Gracias por su tiempo.',
     'unsubscribe.title': 'Darse de baja de las encuestas', 'unsubscribe.body': 'Pulse el botón y no le enviaremos más invitaciones.',
     'unsubscribe.button': 'Darse de baja', 'unsubscribed.title': 'Se ha dado de baja', 'unsubscribed.body': 'No recibirá más invitaciones de encuestas.',
@@ -69,7 +69,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Alcune risposte mancano o non sono valide: vedere le domande segnalate.',
     'fault.required': 'Per favore, risponda a questa domanda.', 'fault.invalid': 'Per favore, scelga una delle risposte proposte.',
     'fault.too_long': 'Per favore, non superi i 5.000 caratteri.',
-    'nps.low': '0 = per niente probabile', 'nps.high': '10 = estremamente probabile',
+    'nps.low': '0 = per niente probabile', 'nps.high': '10 = estremamente probabile', 'rating.low': '1 = pessimo', 'rating.high': '{scale} = eccellente',
     'thanks.title': 'Grazie!', 'thanks.body': 'Abbiamo ricevuto le sue risposte. Grazie per il tempo dedicato.',
     'unsubscribe.title': 'Annulla l’iscrizione ai sondaggi', 'unsubscribe.body': 'Prema il pulsante e non le invieremo più inviti.',
     'unsubscribe.button': 'Annulla iscrizione', 'unsubscribed.title': 'Iscrizione annullata', 'unsubscribed.body': 'Non riceverà più inviti ai sondaggi.',
