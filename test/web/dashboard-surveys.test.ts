@@ -66,6 +66,7 @@ eachDatabase('surveys: answers read as the questions and options say them, in th
   assert.match(german, /<th scope="row">Was haben Sie gegessen\?<\/th><td>Vegane Gerichte, Fisch<\/td>/);
   assert.match(german, /<th scope="row">Würden Sie wiederkommen\?<\/th><td>Ja<\/td>/);
   assert.match(german, /<th scope="row">Ihr Zimmer<\/th><td>4 \/ 5<\/td>/, 'a rating with its scale');
+  assert.match(german, /<summary>Ihre Fragen \(3\)<\/summary>\s*<ol><li>Was haben Sie gegessen\?<\/li><li>Würden Sie wiederkommen\?<\/li><li>Ihr Zimmer<\/li><\/ol>/, 'what the survey asks');
   assert.match(german, />Abgeschlossen · E-Mail-Einladung · \d{2}\.\d{2}\.\d{4}</);
   assert.ok(!german.includes('vegan_options') && !german.includes('stay/diet'), 'no stored ids');
   const english = (await client.get(`/surveys?survey=${survey.id}`)).body;

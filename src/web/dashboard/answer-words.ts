@@ -5,6 +5,8 @@
 import { type Definition, parseDefinition, type Question, textIn } from '../../modules/surveys/definition.ts';
 
 export interface AnswerWords {
+  /** The published questions' paths (`page id/question id`), in the order guests see them. */
+  paths: string[];
   /** The question at `page id/question id`. */
   question(path: string): string;
   /** An answer's value as a person reads it. */
@@ -26,6 +28,7 @@ export function answerWords(published: unknown, primary: string, language: strin
     return found === undefined ? String(id) : words(found.text);
   };
   return {
+    paths: [...questions.keys()],
     question: (path) => {
       const q = questions.get(path);
       return q === undefined ? path : words(q.text);
