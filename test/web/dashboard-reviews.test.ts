@@ -76,6 +76,12 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   assert.equal(hidden.statusCode, 303);
   assert.equal(hidden.headers.location, `/reviews#review-${second.id}`, 'never an address of another site');
   assert.equal((await t.api(key, 'GET', `/reviews/${second.id}`)).json().is_hidden, true);
+  // Hiding with a reply half typed elsewhere on the page: the page comes back with it, the hidden review in focus.
+  const hiddenWithDraft = await client.post(`/reviews/${second.id}/hidden`, { _csrf: csrf, hidden: '0', [`reply-${quiet.id}`]: 'Half a thought', back: '/reviews' });
+  assert.equal(hiddenWithDraft.statusCode, 200);
+  assert.match(hiddenWithDraft.body, new RegExp(`name="reply-${quiet.id}"[^>]*>Half a thought</textarea>`));
+  assert.match(hiddenWithDraft.body, /<h2 class="review-head" id="review-\d+-head" tabindex="-1" autofocus>/);
+  assert.equal((await t.api(key, 'GET', `/reviews/${second.id}`)).json().is_hidden, false);
 
   // Out of reach: another hotel of the account, another account; a forged id.
   for (const id of [elsewhere.id, foreign.id, 'not-an-id']) {

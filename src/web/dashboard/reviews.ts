@@ -32,6 +32,13 @@ interface ReplyFault {
   drafts: ReadonlyMap<string, string>;
 }
 
+/** What the page's fields held when a reply was sent or a review hidden, and where the focus goes: the confirmation, or a review. */
+interface KeptDrafts { drafts: ReadonlyMap<string, string>; focus: 'sent' | string }
+
+/** The non-empty fields of the page as sent, but the one of the review just answered (`sent`), which now shows its reply. */
+const typedDrafts = (request: FastifyRequest, sent: string | null): Map<string, string> =>
+  new Map([...draftsOf(request)].filter(([id, text]) => id !== sent && text.trim() !== ''));
+
 /** The text of each review's field as sent (the inbox's form sends reply-{id} for every review of the page). */
 function draftsOf(request: FastifyRequest): Map<string, string> {
   const body = request.body;
@@ -161,10 +168,11 @@ export const reviewsPage: DashboardPage = {
     };
 
     /**
-     * The inbox. `fault`: a refused reply, shown beside its field with every field's text. `keptDrafts`:
-     * after a reply was sent, what was typed into the page's other fields, shown again (not lost).
+     * The inbox. `fault`: a refused reply, shown beside its field with every field's text. `kept`: after
+     * a reply was sent or a review hidden, what was typed into the page's fields, shown again (not lost),
+     * with the focus on the confirmation (`sent`) or on the review hidden (its id).
      */
-    const show = async (request: FastifyRequest, reply: FastifyReply, fault: ReplyFault | null = null, keptDrafts: ReadonlyMap<string, string> | null = null) => {
+    const show = async (request: FastifyRequest, reply: FastifyReply, fault: ReplyFault | null = null, kept: KeptDrafts | null = null) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), reviewsCatalog);
       const raw = request.query as Record<string, unknown>;
@@ -210,9 +218,11 @@ export const reviewsPage: DashboardPage = {
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
         languageName: (code: string) => languageName(code, languageOf(request)),
-        drafts: fault?.drafts ?? keptDrafts, focusNotice: keptDrafts !== null,
-        // A page answering a POST is reloaded as this GET (forget-post.js): the fault's review, or the reply sent.
-        pageUrl: fault !== null ? `${back}#review-${fault.reviewId}` : keptDrafts !== null ? `${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(String(raw.sent))}` : undefined,
+        drafts: fault?.drafts ?? kept?.drafts ?? null, focusNotice: kept?.focus === 'sent', focusReview: kept?.focus === 'sent' ? null : kept?.focus ?? null,
+        // A page answering a POST is reloaded as this GET (forget-post.js): the fault's review, the reply sent, the review hidden.
+        pageUrl: fault !== null ? `${back}#review-${fault.reviewId}`
+          : kept === null ? undefined
+          : kept.focus === 'sent' ? `${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(String(raw.sent))}` : `${back}#review-${kept.focus}`,
       }, reviewsCatalog);
     };
 
@@ -236,17 +246,22 @@ export const reviewsPage: DashboardPage = {
       }
       const sentUrl = `${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(id)}`;
       // Text typed into other reviews' fields goes with the form: shown again rather than lost to a redirect.
-      const kept = new Map([...draftsOf(request)].filter(([other, text]) => other !== id && text.trim() !== ''));
-      if (kept.size === 0) return reply.redirect(`${sentUrl}#sent`, 303);
+      const drafts = typedDrafts(request, id);
+      if (drafts.size === 0) return reply.redirect(`${sentUrl}#sent`, 303);
       request.query = Object.fromEntries(new URLSearchParams(sentUrl.split('?')[1] ?? ''));
-      return show(request, reply, null, kept);
+      return show(request, reply, null, { drafts, focus: 'sent' });
     });
 
     web.post('/reviews/:id/hidden', { preHandler: requireUser('manager') }, async (request, reply) => {
       const id = (request.params as { id: string }).id;
       await getReview(ctx.db, scopeOf(request), id);
       await setHidden(ctx.db, id, field(request, 'hidden') === '1');
-      return reply.redirect(`${backTo(field(request, 'back'))}#review-${id}`, 303);
+      const back = backTo(field(request, 'back'));
+      // The Hide button sends the page's form too: what was typed is shown again rather than lost.
+      const drafts = typedDrafts(request, null);
+      if (drafts.size === 0) return reply.redirect(`${back}#review-${id}`, 303);
+      request.query = Object.fromEntries(new URLSearchParams(back.split('?')[1] ?? ''));
+      return show(request, reply, null, { drafts, focus: id });
     });
   },
 };
