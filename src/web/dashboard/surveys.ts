@@ -72,8 +72,9 @@ export const surveysPage: DashboardPage = {
       const query = request.query as { survey?: unknown; cursor?: unknown; done?: unknown; qr?: unknown };
       const surveys = await surveySummaries(ctx.db, principal);
       // Managers and owners make and publish surveys of their reach (the standard post-stay one).
-      const canCreate = roleAtLeast(userOf(request).role, 'manager');
-      const [drafts, nodes] = canCreate ? await Promise.all([draftsInReach(ctx.db, principal), listVisibleNodes(ctx.db, principal)]) : [[], []];
+      const canManage = roleAtLeast(userOf(request).role, 'manager');
+      const [drafts, nodes] = await Promise.all([canManage ? draftsInReach(ctx.db, principal) : [], listVisibleNodes(ctx.db, principal)]);
+      const nodeNames = new Map(nodes.map((n) => [n.id, n.name]));
       let chosen = null;
       if (typeof query.survey === 'string' && query.survey !== '') {
         const survey = await getSurvey(ctx.db, principal, query.survey);
@@ -86,10 +87,10 @@ export const surveysPage: DashboardPage = {
           words: answerWords(survey.published_definition, survey.primary_language, languageOf(request), { yes: t('surveys.yes'), no: t('surveys.no') }),
           next: page.next_cursor ? `/surveys?survey=${survey.id}&cursor=${encodeURIComponent(page.next_cursor)}` : null,
           invitations: await invitationOverview(ctx.db, principal, survey.id),
-          canManage: roleAtLeast(userOf(request).role, 'manager'),
+          canManage,
           qr: await publicLinkOf(request, survey, query.qr),
           // Each response's hotel, by name (a group-wide survey gathers several hotels' answers).
-          names: new Map((await listVisibleNodes(ctx.db, principal)).map((n) => [n.id, n.name])),
+          names: nodeNames,
         };
       }
       return renderPage(request, reply, 'dashboard/surveys.eta', {
@@ -98,7 +99,7 @@ export const surveysPage: DashboardPage = {
         statusWord: (status: string) => (status === 'started' || status === 'completed' ? t(`surveys.status.${status}`) : status),
         channelWord: (channel: string) => (KNOWN_CHANNELS.includes(channel) ? t(`surveys.channel.${channel}` as 'surveys.channel.email') : channel),
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
-        canCreate, drafts, nodes, nodeNames: new Map(nodes.map((n) => [n.id, n.name])), templateLanguages: TEMPLATE_LANGUAGES,
+        canCreate: canManage, drafts, nodes, nodeNames, templateLanguages: TEMPLATE_LANGUAGES,
         languageName: (code: string) => new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code,
         newForm: shown.newForm ?? { name: '', node_id: principal.nodeId, primary_language: languageOf(request) }, newFault: shown.newFault ?? null,
         surveyNotice: query.done === 'drafted' || query.done === 'published' ? t(`surveys.${query.done}`) : null,
