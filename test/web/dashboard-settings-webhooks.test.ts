@@ -165,6 +165,7 @@ eachDatabase('an owner gets a new signing secret on the edit page; for a day del
     assert.match(fresh, /^whsec_/);
     assert.notEqual(fresh, old);
     assert.match(rotated.body, /Deliveries are also signed with the previous secret until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\./);
+    assert.match(rotated.body, new RegExp(`<link rel="canonical" href="${edit}">`), 'a reload is the edit page, not a second rotation');
     assert.ok(!(await client.get(edit)).body.includes(fresh), 'the new secret is shown once');
 
     assert.equal((await client.submit(edit, `${edit}/test`, {})).statusCode, 303);

@@ -72,6 +72,8 @@ export const settingsWebhooksPage: DashboardPage = {
         deliveries: await deliveryLog(ctx.db, principal, endpoint.id, 50),
         form: shown.form ?? { name: endpoint.name, url: maskedUrl(endpoint.url), events }, fault: shown.fault ?? null, notice: noticeOf(request),
         secret: shown.secret ?? null, scripts: shown.secret ? [COPY_SECRET_JS] : [],
+        // Where the answer to a POST here (a new secret, a fault) lives as a GET: reloading it shows the page, no secret.
+        pageUrl: `/settings/webhooks/${endpoint.id}`,
         // While a rotation's grace period lasts, deliveries are signed with the previous secret too.
         previousUntil: endpoint.previous_secret_until !== null && endpoint.previous_secret_until > new Date().toISOString() ? endpoint.previous_secret_until : null,
       }, settingsCatalog);
