@@ -109,13 +109,15 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   assert.equal((await client.post(`/reviews/${review.id}/reply`, { _csrf: csrf, reply: 'hello' })).statusCode, 403);
   const bad = await client.get('/reviews?from=yesterday');
   assert.equal(bad.statusCode, 400);
-  assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday"><span class="field-fault" id="from-fault">Please enter a date\.<\/span>/, 'the fault stands next to its field');
+  assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday" aria-invalid="true" aria-describedby="from-fault"><span class="field-fault" id="from-fault">Please enter a date\.<\/span>/, 'the fault stands next to its field, which is marked');
   // Every fault at once, each beside its field; a day the calendar does not have is not a date.
   const several = await client.get('/reviews?from=2026-02-30&to=soon&rating_min=9', { 'accept-language': 'de' });
   assert.equal(several.statusCode, 400);
   assert.match(several.body, /id="from-fault">Bitte geben Sie ein Datum ein\.</);
   assert.match(several.body, /id="to-fault">Bitte geben Sie ein Datum ein\.</);
   assert.match(several.body, /id="rating_min-fault">Bitte geben Sie 5 oder weniger ein\.</);
+  assert.match(several.body, /<select id="f-min" name="rating_min" aria-invalid="true" aria-describedby="rating_min-fault">/);
+  assert.match(several.body, /<input id="f-to" name="to" type="date" value="soon" aria-invalid="true" aria-describedby="to-fault">/, 'every faulty field marked at once');
   const reversed = await client.get('/reviews?rating_min=5&rating_max=1');
   assert.match(reversed.body, /id="rating_min-fault">The lowest rating must not be above the highest\.</);
   // A property outside the user's reach, typed into the address: a fault of the filter, not a missing page.
