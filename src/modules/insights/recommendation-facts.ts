@@ -1,6 +1,6 @@
 // What a generated recommendation says, as figures rather than sentences: stored beside its English
 // title, body and impact (the API's, shared/spec/insights.md) so that a page in another language can
-// say the same thing in its own words (src/web/dashboard/recommendation-text.ts). An operator's own
+// say the same thing in its own words (recommendation-text.ts). An operator's own
 // recommendations have none: their text is theirs.
 
 /** Mentions of a topic, and how many of them are negative. */
@@ -24,14 +24,6 @@ export interface RecommendationFacts {
 }
 
 export const negativeShare = (c: MentionCount): number => (c.total === 0 ? 0 : c.negative / c.total);
-
-/** How the negative share moved against the 90 days before (a fraction; positive when it rose). */
-export function shareChange(facts: RecommendationFacts): number | null {
-  return facts.before === null ? null : negativeShare(facts.recent) - negativeShare(facts.before);
-}
-
-/** A share as the pages and texts write it: whole percent. */
-export const percent = (x: number): string => `${Math.round(x * 100)} %`;
 
 /** The stored column's text back as facts; null for an operator's recommendation or unreadable text. */
 export function parseFacts(stored: string | null): RecommendationFacts | null {

@@ -1,7 +1,10 @@
 // A generated recommendation's title, body and impact, said from its figures (recommendation-facts.ts)
 // in one of the dashboard's languages. English is what the API stores and serves (shared/spec/insights.md);
 // the dashboard says the same in the page's language.
-import { negativeShare, percent, type RecommendationFacts, shareChange } from './recommendation-facts.ts';
+import { negativeShare, type RecommendationFacts } from './recommendation-facts.ts';
+
+/** A share as the texts write it: whole percent. */
+const percent = (x: number): string => `${Math.round(x * 100)} %`;
 
 export interface RecommendationText { title: string; body: string; impact: string | null }
 
@@ -47,8 +50,9 @@ export function recommendationText(facts: RecommendationFacts, language: string,
   const say = LANGUAGES[language] ?? ENGLISH;
   const share = percent(negativeShare(facts.recent));
   const parts = [say.recent(facts.recent.negative, facts.recent.total, topic, facts.node, share)];
-  const change = shareChange(facts);
-  if (facts.before !== null && change !== null) {
+  if (facts.before !== null) {
+    // How the negative share moved against the 90 days before (positive when it rose).
+    const change = negativeShare(facts.recent) - negativeShare(facts.before);
     parts.push(say.before(facts.before.negative, facts.before.total, percent(negativeShare(facts.before)), change >= 0, Math.abs(Math.round(change * 100))));
   }
   if (facts.others !== null) parts.push(say.others(percent(negativeShare(facts.others))));

@@ -277,7 +277,7 @@ export async function draftsInReach(db: Kysely<DB>, principal: Principal): Promi
 
 /**
  * A draft of the standard post-stay survey (templates.ts) owned by a node of the principal's reach,
- * in `primaryLanguage` first (its texts are in all five guest languages).
+ * with `primary_language` as its main language (its texts are in all five guest languages).
  */
 export async function createTemplateDraft(db: Kysely<DB>, principal: Principal, input: { name: string; node_id: string; primary_language: string }): Promise<SurveyDetail> {
   if (!principal.inSubtree(input.node_id)) throw invalid(NOT_WITHIN_REACH);

@@ -87,7 +87,6 @@ export const surveysPage: DashboardPage = {
           words: answerWords(survey.published_definition, survey.primary_language, languageOf(request), { yes: t('surveys.yes'), no: t('surveys.no') }),
           next: page.next_cursor ? `/surveys?survey=${survey.id}&cursor=${encodeURIComponent(page.next_cursor)}` : null,
           invitations: await invitationOverview(ctx.db, principal, survey.id),
-          canManage,
           qr: await publicLinkOf(request, survey, query.qr),
           // Each response's hotel, by name (a group-wide survey gathers several hotels' answers).
           names: nodeNames,
@@ -99,7 +98,8 @@ export const surveysPage: DashboardPage = {
         statusWord: (status: string) => (status === 'started' || status === 'completed' ? t(`surveys.status.${status}`) : status),
         channelWord: (channel: string) => (KNOWN_CHANNELS.includes(channel) ? t(`surveys.channel.${channel}` as 'surveys.channel.email') : channel),
         ruleForm: shown.ruleForm ?? EMPTY_RULE, fault: shown.fault ?? null,
-        canCreate: canManage, drafts, nodes, nodeNames, templateLanguages: TEMPLATE_LANGUAGES,
+        // Managers and owners: the new-survey form, drafts to publish, invitation rules to start and stop.
+        canManage, drafts, nodes, nodeNames, templateLanguages: TEMPLATE_LANGUAGES,
         languageName: (code: string) => new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code,
         newForm: shown.newForm ?? { name: '', node_id: principal.nodeId, primary_language: languageOf(request) }, newFault: shown.newFault ?? null,
         surveyNotice: query.done === 'drafted' || query.done === 'published' ? t(`surveys.${query.done}`) : null,
