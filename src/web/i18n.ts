@@ -53,10 +53,11 @@ const ISO_LENGTH: Record<DatePrecision, number> = { day: 10, minute: 16, second:
 
 /**
  * A stored instant (ISO 8601, UTC) as the language writes it, to the day, or to the minute or second
- * marked UTC: the server knows no reader's time zone, so it says which one it shows.
+ * marked UTC: the server knows no reader's time zone, so it says which one it shows. A table says it
+ * once, beside or above its cells, and passes `marked` false for them.
  */
-export function formatDate(iso: string, language: string, precision: DatePrecision = 'day'): string {
-  const zone = precision === 'day' ? '' : ' UTC';
+export function formatDate(iso: string, language: string, precision: DatePrecision = 'day', marked = true): string {
+  const zone = precision === 'day' || !marked ? '' : ' UTC';
   const instant = language === 'de' ? new Date(iso) : null;
   if (instant !== null && !Number.isNaN(instant.getTime())) return `${GERMAN[precision].format(instant)}${zone}`;
   return `${iso.slice(0, ISO_LENGTH[precision]).replace('T', ' ')}${zone}`;

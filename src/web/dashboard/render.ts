@@ -62,7 +62,7 @@ export interface PageData {
 /**
  * Renders `template` (a path under src/web/views/, e.g. 'dashboard/settings-api.eta') for the
  * signed-in user. The template nests the frame with `<% layout('dashboard/frame', it) %>` and gets
- * `it.t` (translate), `it.num` (a figure in the page's language), `it.date` (an instant as the language writes it, to the day, minute or second), `it.platform` (a review platform by its name), `it.reason` (why an invitation or a delivery failed, in the page's language), `it.csrf`, `it.user`, `it.lang` and the page's data.
+ * `it.t` (translate), `it.num` (a figure in the page's language), `it.date` (an instant as the language writes it, to the day, minute or second; `marked` false leaves out "UTC" where a table says it once), `it.platform` (a review platform by its name), `it.reason` (why an invitation or a delivery failed, in the page's language), `it.csrf`, `it.user`, `it.lang` and the page's data.
  */
 export function renderPage<K extends string>(request: FastifyRequest, reply: FastifyReply, template: string, data: PageData, catalogs?: PageCatalogs<K>) {
   const lang = languageOf(request);
@@ -77,7 +77,7 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
   return reply.header('Cache-Control', 'no-store').view(template, {
     ...data, styles: [DASHBOARD_CSS, ...((data.styles as string[] | undefined) ?? [])], lang, t, nav, csrf: reply.pageCsrfToken(), path,
     num: (value: number) => formatNumber(value, lang),
-    date: (iso: string, precision?: DatePrecision) => formatDate(iso, lang, precision),
+    date: (iso: string, precision?: DatePrecision, marked?: boolean) => formatDate(iso, lang, precision, marked),
     platform: platformName,
     reason: (stored: string) => reasonWords(stored, lang),
     scripts: [...((data.scripts as string[] | undefined) ?? []), ...(request.method === 'POST' ? [FORGET_POST_JS] : [])],
