@@ -96,3 +96,31 @@ export async function vettedAddress(allow: AllowList, lookup: Lookup, hostname: 
   }
   return answers[0]!;
 }
+
+/** The names that mean this machine without asking DNS (RFC 6761: localhost and every name under it). */
+const LOCALHOST = /^(?:.+\.)?localhost\.?$/i;
+
+/** Answers only what needs no network: a localhost name is the loopback address; any other name is unknown here. */
+const lookupWithoutNetwork: Lookup = async (hostname) => (LOCALHOST.test(hostname) ? [{ address: '127.0.0.1', family: 4 }] : []);
+
+/**
+ * Why deliveries to `url` will be refused, told without the network, so a page can warn when the URL
+ * is saved (the API takes such URLs and refuses them at delivery, as its contract says): the message
+ * an attempt would fail with, or null when the host is a public address or a name only DNS can judge.
+ */
+export async function refusalForeseen(allow: AllowList, url: string): Promise<string | null> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return null;
+  }
+  const hostname = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = target.port === '' ? (target.protocol === 'https:' ? 443 : 80) : Number(target.port);
+  try {
+    await vettedAddress(allow, lookupWithoutNetwork, hostname, port);
+    return null;
+  } catch (error) {
+    return error instanceof AddressRefusedError ? error.message : null;
+  }
+}

@@ -30,6 +30,7 @@ eachDatabase('an owner creates an endpoint, tests it and reads the delivery log'
     const secret = secretOf(created.body);
     assert.match(secret, /^whsec_/);
     assert.ok(created.body.includes('Ops &lt;desk&gt;'));
+    assert.doesNotMatch(created.body, /will fail/, 'WEBHOOK_ALLOW_PRIVATE admits the receiver at 127.0.0.1');
     const id = endpointIdOf(created.body);
     assert.ok(id);
     const listed = (await client.get('/settings/webhooks')).body;
@@ -95,6 +96,17 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
 
   const created = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Ops', url: 'https://hooks.example.com/x', events: ['review.received'] });
   const id = endpointIdOf(created.body);
+  assert.doesNotMatch(created.body, /will fail/, 'a host name is judged at delivery, by DNS');
+  // A private or local address is saved (the API's contract refuses it at delivery only), and its card and edit page say now that deliveries will fail.
+  const local = await client.submit('/settings/webhooks', '/settings/webhooks', { name: 'Local', url: 'http://10.1.2.3:8080/x', events: ['review.received'] });
+  assert.equal(local.statusCode, 201);
+  const localId = endpointIdOf(local.body.slice(local.body.indexOf('>Local<')));
+  const warning = /<p class="fault">Deliveries to this URL will fail — address refused: 10\.1\.2\.3 is a private address \(WEBHOOK_ALLOW_PRIVATE can admit it for development\)<\/p>/;
+  assert.match(local.body, warning);
+  assert.match((await client.get(`/settings/webhooks/${localId}`)).body, warning);
+  await client.submit(`/settings/webhooks/${localId}`, `/settings/webhooks/${localId}`, { name: 'Local', url: 'https://api.localhost/x', events: ['review.received'] });
+  assert.match((await client.get(`/settings/webhooks/${localId}`)).body, /will fail — address refused: api\.localhost resolves to 127\.0\.0\.1, which is a loopback address/);
+  assert.equal((await client.submit('/settings/webhooks', `/settings/webhooks/${localId}/delete`, {})).statusCode, 303);
   const edit = await client.get(`/settings/webhooks/${id}`);
   assert.equal(edit.statusCode, 200);
   assert.match(edit.body, /value="Ops"/);

@@ -4,7 +4,9 @@
 // public API's webhook service does every action, with the user's principal (account-wide, as for a key).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { refusalForeseen } from '../../delivery/address-guard.ts';
 import { AppError } from '../../http/errors.ts';
+import { parseAllowList } from '../../lib/allow-list.ts';
 import { invalid } from '../../lib/errors.ts';
 import { deliveryLog, SUBSCRIBABLE_EVENTS } from '../../modules/webhooks/log.ts';
 import { WebhookEndpointInput, WebhookEndpointPatch } from '../../modules/webhooks/schemas.ts';
@@ -43,6 +45,9 @@ export const settingsWebhooksPage: DashboardPage = {
     };
     const guard = { preHandler: [requireUser('owner'), wholeAccount] };
     const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
+    // An endpoint at a private or local address is saved (the API's contract refuses it only at
+    // delivery), but its card says now that its deliveries will fail, and why.
+    const allow = parseAllowList(ctx.config.webhookAllowPrivate);
     const noticeOf = (request: FastifyRequest): string | null => {
       const done = (request.query as { done?: unknown }).done;
       return NOTICES.includes(done as (typeof NOTICES)[number]) ? pageTranslator(languageOf(request), settingsCatalog)(`hooks.${done as (typeof NOTICES)[number]}`) : null;
@@ -55,7 +60,9 @@ export const settingsWebhooksPage: DashboardPage = {
       const logs = await Promise.all(endpoints.map((e) => deliveryLog(ctx.db, principal, e.id)));
       return renderPage(request, reply, 'dashboard/settings-webhooks.eta', {
         title: t('hooks.title'), section: 'webhooks', events: SUBSCRIBABLE_EVENTS,
-        endpoints: endpoints.map((endpoint, i) => ({ ...endpoint, shownUrl: maskedUrl(endpoint.url), deliveries: logs[i]! })),
+        endpoints: await Promise.all(endpoints.map(async (endpoint, i) => ({
+          ...endpoint, shownUrl: maskedUrl(endpoint.url), deliveries: logs[i]!, refusal: await refusalForeseen(allow, endpoint.url),
+        }))),
         form: shown.form ?? { name: '', url: '', events: [] }, fault: shown.fault ?? null, secret: shown.secret ?? null, notice: noticeOf(request),
         scripts: shown.secret ? [COPY_SECRET_JS] : [],
       }, settingsCatalog);
@@ -68,7 +75,7 @@ export const settingsWebhooksPage: DashboardPage = {
       const endpoint = await ownEndpoint(ctx.db, principal, idOf(request));
       const events = JSON.parse(endpoint.events) as string[];
       return renderPage(request, reply, 'dashboard/settings-webhook.eta', {
-        title: `${t('hooks.edit')}: ${endpoint.name}`, section: 'webhooks', events: SUBSCRIBABLE_EVENTS, endpoint,
+        title: `${t('hooks.edit')}: ${endpoint.name}`, section: 'webhooks', events: SUBSCRIBABLE_EVENTS, endpoint, refusal: await refusalForeseen(allow, endpoint.url),
         deliveries: await deliveryLog(ctx.db, principal, endpoint.id, 50),
         form: shown.form ?? { name: endpoint.name, url: maskedUrl(endpoint.url), events }, fault: shown.fault ?? null, notice: noticeOf(request),
         secret: shown.secret ?? null, scripts: shown.secret ? [COPY_SECRET_JS] : [],
