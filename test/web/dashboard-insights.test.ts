@@ -18,6 +18,8 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
     await createReview(t, tree.accountId, tree.properties[2], { text: 'The pool was wonderful.', rating: 5, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
     await createReview(t, tree.accountId, tree.properties[2], { text: 'The breakfast was awful.', rating: 1, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
   }
+  // Two unhappy mentions at Lake Lodge: 100 % negative, but too few to colour like six.
+  for (let i = 0; i < 2; i++) await createReview(t, tree.accountId, tree.properties[1], { text: 'The room was dirty.', rating: 2, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
   const operators = await t.admin('POST', `/accounts/${tree.accountId}/recommendations`, { title: 'Answer every review within a day', body: 'For the whole group.', priority: 'high' });
   assert.equal(operators.statusCode, 201, operators.body);
   const extractor = createExtractor();
@@ -30,6 +32,9 @@ eachDatabase('insights: heat map, trend, a topic\'s mentions with their review, 
   assert.equal(page.statusCode, 200);
   const row = /<tr><th scope="row">Harbour Hotel<\/th>([\s\S]*?)<\/tr>/.exec(page.body)?.[1] ?? '';
   assert.match(row, /class="heat-4">100 % negative, 0 % positive \(6\)/);
+  const lodge = /<tr><th scope="row">Lake Lodge<\/th>([\s\S]*?)<\/tr>/.exec(page.body)?.[1] ?? '';
+  assert.match(lodge, /class="heat-few">100 % negative, 0 % positive \(2\)/);
+  assert.match(page.body, /a cell of fewer than 5 mentions is not coloured/);
   assert.ok(!page.body.includes('Beach Resort'), 'a property outside the reach is not shown');
   assert.match(page.body, /Cleanliness at Harbour Hotel/);
   // Recommendations about a hotel outside the reach quote its reviews: not shown; the operator's are.

@@ -14,6 +14,9 @@ eachDatabase('overview: this month, NPS, worst topics and unanswered negative re
   const now = new Date().toISOString();
   for (let i = 0; i < 3; i++) await createReview(t, tree.accountId, tree.properties[0], { text: 'The room was dirty.', rating: 1, reviewed_at: now });
   await createReview(t, tree.accountId, tree.properties[0], { text: 'Lovely stay.', rating: 5, reviewed_at: now, owner_reply: 'Thanks' });
+  // Two more complaints about cleanliness (answered), five in all; four about breakfast are too few to judge the topic by.
+  for (let i = 0; i < 2; i++) await createReview(t, tree.accountId, tree.properties[0], { text: 'The room was dirty.', rating: 2, reviewed_at: now, owner_reply: 'Sorry' });
+  for (let i = 0; i < 4; i++) await createReview(t, tree.accountId, tree.properties[0], { text: 'The breakfast was awful.', rating: 3, reviewed_at: now, owner_reply: 'Sorry' });
   await createReview(t, tree.accountId, tree.properties[2], { text: 'Far away <script>', rating: 1, reviewed_at: now });
   const extractor = createExtractor();
   while ((await extractDueBatch({ db: t.ctx.db, extractor, log: { warn: () => {} } })) > 0) { /* read them */ }
@@ -26,9 +29,10 @@ eachDatabase('overview: this month, NPS, worst topics and unanswered negative re
   const client = await signedIn(t, (await createUser(t, tree.accountId, 'viewer', tree.regions[0])).email);
   const page = await client.get('/');
   assert.equal(page.statusCode, 200);
-  assert.match(page.body, /<dt>Reviews this month<\/dt><dd>4<\/dd>/);
+  assert.match(page.body, /<dt>Reviews this month<\/dt><dd>10<\/dd>/);
   assert.match(page.body, /<dt>NPS \(last 90 days\)<\/dt><dd>33<\/dd>/);
-  assert.match(page.body, />Cleanliness<\/a>: 100 % negative of 3 mentions/);
+  assert.match(page.body, />Cleanliness<\/a>: 100 % negative of 5 mentions/);
+  assert.doesNotMatch(page.body, />Breakfast<\/a>/, 'four mentions are too few to judge a topic by');
   assert.equal((page.body.match(/The room was dirty\./g) ?? []).length, 3, 'the three unanswered 1-star reviews');
   // Each names its hotel and leads to it in the inbox.
   assert.equal((page.body.match(/<li><a href="\/reviews\?replied=no&amp;rating_max=2#review-[0-9a-f-]{36}">Harbour Hotel · 1★ Google · \d{4}-\d{2}-\d{2}<\/a> <q class="excerpt">The room was dirty\.<\/q><\/li>/g) ?? []).length, 3);

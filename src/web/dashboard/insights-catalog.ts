@@ -4,7 +4,7 @@ import type { PageCatalogs } from './render.ts';
 const en = {
   'insights.title': 'Insights',
   'insights.heat': 'Topics by property, last 90 days',
-  'insights.heatNote': 'Each cell: share of negative and positive mentions, and how many mentions.',
+  'insights.heatNote': 'Each cell: share of negative and positive mentions, and how many mentions. The redder, the larger the negative share (under 10 %, 10 %, 20 %, 35 %, 50 % and more); a cell of fewer than {few} mentions is not coloured.',
   'insights.property': 'Property',
   'insights.cell': '{negative} % negative, {positive} % positive ({total})',
   'insights.trend': 'Trend per topic',
@@ -37,7 +37,7 @@ export const insightsCatalog: PageCatalogs<keyof typeof en> = {
   de: {
     'insights.title': 'Einblicke',
     'insights.heat': 'Themen nach Hotel, letzte 90 Tage',
-    'insights.heatNote': 'Jede Zelle: Anteil negativer und positiver Erwähnungen und ihre Anzahl.',
+    'insights.heatNote': 'Jede Zelle: Anteil negativer und positiver Erwähnungen und ihre Anzahl. Je röter, desto größer der negative Anteil (unter 10 %, 10 %, 20 %, 35 %, 50 % und mehr); eine Zelle mit weniger als {few} Erwähnungen bleibt ungefärbt.',
     'insights.property': 'Hotel',
     'insights.cell': '{negative} % negativ, {positive} % positiv ({total})',
     'insights.trend': 'Entwicklung je Thema',

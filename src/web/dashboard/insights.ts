@@ -4,11 +4,13 @@
 import type { AppContext } from '../../context.ts';
 import { insightsOverview, topicMentions } from '../../modules/insights/overview.ts';
 import { recommendationText } from '../../modules/insights/recommendation-text.ts';
+import { MIN_MENTIONS } from '../../modules/insights/recommendations.ts';
 import { recommendationsInReach } from '../../modules/insights/service.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { INSIGHT_WORDS, insightsCatalog } from './insights-catalog.ts';
 import { topicName } from './topic-names.ts';
 import type { DashboardPage } from './plugin.ts';
+import { heatClass } from './heat.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
 
@@ -43,7 +45,7 @@ export const insightsPage: DashboardPage = {
         .sort((a, b) => urgency(a.priority) - urgency(b.priority));
       const chosenShown = chosen?.topic.engine ? { ...chosen, topic: { ...chosen.topic, name: topicName(language, chosen.topic.name) } } : chosen;
       return renderPage(request, reply, 'dashboard/insights.eta', {
-        title: t('insights.title'), overview: shown, properties, names, recommendations: recommendationsShown, chosen: chosenShown,
+        title: t('insights.title'), overview: shown, properties, names, heat: heatClass, fewMentions: MIN_MENTIONS, recommendations: recommendationsShown, chosen: chosenShown,
         // A sentiment or priority the engine writes, in the page's language; one an operator wrote stays as it is.
         word: (value: string) => (INSIGHT_WORDS.has(value) ? t(`insights.word.${value}` as 'insights.word.high') : value),
       }, insightsCatalog);

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { lastTwoMonths } from '../../modules/analytics/dashboard.ts';
 import { scores } from '../../modules/analytics/service.ts';
 import { insightsOverview } from '../../modules/insights/overview.ts';
+import { MIN_MENTIONS } from '../../modules/insights/recommendations.ts';
 import { listReviews } from '../../modules/reviews/service.ts';
 import { listVisibleProperties } from '../../modules/nodes/service.ts';
 import { npsOf } from '../../modules/surveys/service.ts';
@@ -38,11 +39,12 @@ export const overviewPage: DashboardPage = {
         listVisibleProperties(ctx.db, principal, ctx.propertyNames),
       ]);
       const names = new Map(properties.map((p) => [p.id, p.name]));
-      const worst = insights.trends.filter((x) => x.recent.total >= 3)
+      // Judged from as many mentions as the engine's recommendations need: three unhappy guests are not yet a topic's trouble.
+      const worst = insights.trends.filter((x) => x.recent.total >= MIN_MENTIONS)
         .map((x) => ({ name: topicName(languageOf(request), x.name), topicId: x.topicId, total: x.recent.total, negative: Math.round((100 * x.recent.negative) / x.recent.total) }))
         .filter((x) => x.negative > 0).sort((a, b) => b.negative - a.negative).slice(0, 3);
       return renderPage(request, reply, 'dashboard/overview.eta', {
-        title: t('overview.title'), scores: totals, nps, worst,
+        title: t('overview.title'), scores: totals, nps, worst, fewMentions: MIN_MENTIONS,
         // Each with its hotel and a link to it in the inbox (the same filter: the five newest are on its first page).
         unanswered: unanswered.data.map((r) => ({ ...r, property: names.get(r.node_id) ?? '', excerpt: excerpt(r.text ?? r.title ?? '') })),
         thisMonth: months.thisMonth, lastMonth: months.lastMonth,
