@@ -250,12 +250,31 @@ eachDatabase('recommendations come from the mentions, name property, topic and f
   assert.equal(new Set(quotes).size, quotes.length, clean.body);
   assert.ok(['high', 'medium', 'low'].includes(clean.priority));
   assert.ok(!page.some((r) => r.title.includes('Lake Lodge')), 'a property whose guests praise the topic gets none');
+  // North's figures (8 of 16 negative) are Harbour Hotel's: the problem is listed once, at the hotel.
+  assert.ok(!page.some((r) => names.get(r.canonical_label_id) === 'Cleanliness' && r.title.includes('North')), JSON.stringify(page.map((r) => r.title)));
 
   const second = await refreshRecommendations(t.ctx.db, tree.accountId, new Date());
   assert.equal(second, first);
   const again = (await t.api(key, 'GET', '/insights/recommendations?limit=100')).json().data as any[];
   assert.equal(again.length, page.length, 'a second pass adds nothing');
   assert.ok(again.some((r) => r.id === clean.id), 'the standing recommendation keeps its id');
+});
+
+eachDatabase('a problem spread over a group\'s hotels, each with too few mentions of its own, is the group\'s recommendation', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const day = 86_400_000;
+  for (let i = 0; i < 4; i++) {
+    for (const property of [tree.properties[0], tree.properties[1]]) {
+      await createReview(t, tree.accountId, property, { text: 'The room was dirty.', rating: 2, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString() });
+    }
+  }
+  await drain(t);
+  await refreshRecommendations(t.ctx.db, tree.accountId, new Date());
+  const page = (await t.api(key, 'GET', '/insights/recommendations?limit=100')).json().data as any[];
+  const names = await topicNames(t, key);
+  const titles = page.filter((r) => names.get(r.canonical_label_id) === 'Cleanliness').map((r) => r.title as string);
+  assert.deepEqual(titles, ['Cleanliness at North: 100 % of mentions negative'], 'the region whose two hotels share the problem, once');
 });
 
 eachDatabase('repute insights extract reads the reviews again with progress; recommend refreshes', async (t) => {

@@ -69,10 +69,14 @@ export async function refreshRecommendations(db: Kysely<DB>, accountId: string, 
 
   const rows: RecommendationRow[] = [];
   const stamp = now.toISOString();
-  for (const node of nodes.filter((n) => isPropertyOrGroup(n, nodes))) {
+  // Hotels before their groups (deepest first), so a group's problem can be seen to be its hotels' already.
+  const judged = nodes.filter((n) => isPropertyOrGroup(n, nodes)).sort((a, b) => depthOf(b) - depthOf(a));
+  const kept: Array<{ path: string; topicId: string; negative: number }> = [];
+  for (const node of judged) {
     for (const [topicId, topicName] of topicNames) {
       const cur = recent.get(`${node.id}/${topicId}`);
       if (!cur || cur.total < MIN_MENTIONS) continue;
+      if (node.type !== PROPERTY && coveredBelow(node, topicId, kept) >= COVERED * cur.negative) continue;
       const prev = before.get(`${node.id}/${topicId}`) ?? empty();
       const all = accountRecent.get(topicId) ?? empty();
       const others: Figures = { total: all.total - cur.total, negative: all.negative - cur.negative, ratingSum: 0, ratingCount: 0 };
@@ -86,6 +90,7 @@ export async function refreshRecommendations(db: Kysely<DB>, accountId: string, 
         node: node.name, topic: topicName, recent: count(cur), before: change === null ? null : count(prev),
         others: gap === null ? null : count(others), quotes: [...quotes], gain: gainOf(cur, reviewsAt.get(node.id)),
       };
+      kept.push({ path: node.path, topicId, negative: cur.negative });
       rows.push({
         id: newId(), account_id: accountId, node_id: node.id, generated_key: `${accountId}/${node.id}/${topicId}`,
         canonical_label_id: topicId, created_at: stamp, updated_at: stamp, import_key: null,
@@ -110,6 +115,20 @@ function add(map: Map<string, Figures>, key: string, c: repo.TopicCounts): void 
 function isPropertyOrGroup(node: NodeRow, nodes: readonly NodeRow[]): boolean {
   if (node.type === PROPERTY) return true;
   return node.parent_id !== null && nodes.some((n) => n.parent_id === node.id);
+}
+
+const depthOf = (node: NodeRow): number => node.path.split('/').filter(Boolean).length;
+
+/**
+ * A group's recommendation says nothing new when recommendations below it already hold this share of
+ * its negative mentions: the group and the hotel behind its figures would list the same problem twice.
+ */
+const COVERED = 0.75;
+
+/** The negative mentions of `topicId` below `group` that recommendations already kept speak for (the uppermost of them, so none counts twice). */
+function coveredBelow(group: NodeRow, topicId: string, kept: ReadonlyArray<{ path: string; topicId: string; negative: number }>): number {
+  const below = kept.filter((k) => k.topicId === topicId && k.path !== group.path && k.path.startsWith(group.path));
+  return below.filter((k) => !below.some((upper) => upper !== k && k.path.startsWith(upper.path))).reduce((sum, k) => sum + k.negative, 0);
 }
 
 function subtreeOf(node: NodeRow, nodes: readonly NodeRow[]): string[] {
