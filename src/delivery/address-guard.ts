@@ -90,8 +90,10 @@ export async function vettedAddress(allow: AllowList, lookup: Lookup, hostname: 
   for (const answer of answers) {
     const reason = vetAddress(allow, answer.address);
     if (reason !== null) {
-      const what = literal ? answer.address : `${hostname} resolves to ${answer.address}, which`;
-      throw new AddressRefusedError(`${ADDRESS_REFUSED}${what} is ${reason} (WEBHOOK_ALLOW_PRIVATE can admit it for development)`);
+      // A name's answer is not told: whoever may register an endpoint would learn what the server's
+      // own network resolves a name to (an internal name's private address) from the delivery log.
+      const what = literal ? `${answer.address} is` : `${hostname} resolves to`;
+      throw new AddressRefusedError(`${ADDRESS_REFUSED}${what} ${reason} (WEBHOOK_ALLOW_PRIVATE can admit it for development)`);
     }
   }
   return answers[0]!;

@@ -5,6 +5,7 @@
 // 64 KiB of an answer is read (4 KiB kept).
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { AllowList } from '../lib/allow-list.ts';
+import { decodedUrlPart } from '../lib/url-part.ts';
 import { AddressRefusedError, type Lookup, systemLookup, vettedAddress } from './address-guard.ts';
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -91,7 +92,7 @@ interface Target {
 function targetOf(url: string): Target {
   const parsed = new URL(url);
   const authorization = parsed.username || parsed.password
-    ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
+    ? `Basic ${Buffer.from(`${decodedUrlPart(parsed.username)}:${decodedUrlPart(parsed.password)}`).toString('base64')}`
     : null;
   return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, authorization };
 }

@@ -65,6 +65,7 @@ eachDatabase('api keys: shown once, stored hashed, unknown scopes and foreign no
   const other = await createTree(t, { name: 'Other' });
   const r = await t.admin('POST', `/accounts/${tree.accountId}/api-keys`, { node_id: tree.root, scopes: ['reviews:read'], name: 'BI' });
   assert.equal(r.statusCode, 201);
+  assert.equal(r.headers['cache-control'], 'no-store', 'no cache keeps the key');
   const created = r.json();
   assert.deepEqual(Object.keys(created).sort(), ['created_at', 'id', 'key', 'node_id', 'scopes']);
   const stored = await t.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();

@@ -326,6 +326,10 @@ eachDatabase('links: an unknown or altered token is a 404 page for GET and POST;
   for (const bad of [`/s/public/${w.surveyId}`, `/s/public/${w.surveyId}?node=${w.tree.regions[0]}`, `/s/public/${w.surveyId}?node=nope`, `/s/public/nope?node=${w.tree.properties[0]}`]) {
     assert.equal((await t.app.inject({ method: 'GET', url: bad })).statusCode, 404, bad);
   }
+  // Answers to a made-up survey are a 404 that counts against no limit (a flood of made-up ids filled the limit's store).
+  const madeUp = await t.app.inject({ method: 'POST', url: `/s/public/${'x'.repeat(36)}?node=${w.tree.properties[1]}`, payload: 'q.nps=3', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(madeUp.statusCode, 404);
+  assert.equal(madeUp.headers['ratelimit-remaining'], undefined);
   // One address may send 60 answers in 10 minutes (a hotel's guests share its Wi-Fi), then a 429:
   // the form again, with the answers given and when to send them, in the guest's language.
   let last = r;

@@ -10,6 +10,8 @@ test('webhook reasons in German, without the operator\'s setting; English as sto
   const refused = 'address refused: 127.0.0.1 is a loopback address (WEBHOOK_ALLOW_PRIVATE can admit it for development)';
   assert.equal(reasonWords(refused, 'en'), refused);
   assert.equal(reasonWords(refused, 'de'), 'Abgewiesen: 127.0.0.1 ist eine private oder lokale Adresse, Webhooks gehen nur an öffentliche Server.');
+  assert.equal(reasonWords('address refused: hooks.internal resolves to a private address (WEBHOOK_ALLOW_PRIVATE can admit it for development)', 'de'),
+    'Abgewiesen: hooks.internal verweist auf eine private oder lokale Adresse, Webhooks gehen nur an öffentliche Server.');
   assert.equal(reasonWords('timed out after 15000 ms', 'de'), 'Keine Antwort innerhalb von 15 s.');
   assert.equal(reasonWords('host name not resolved (ENOTFOUND)', 'de'), 'Diesen Host-Namen gibt es nicht, oder er ließ sich nicht auflösen.');
   assert.equal(reasonWords('connection refused', 'de'), 'Der Server hat die Verbindung abgelehnt.');

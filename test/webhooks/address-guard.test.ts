@@ -49,12 +49,12 @@ test('WEBHOOK_ALLOW_PRIVATE admits exact IPs, CIDR ranges and host:port pairs, a
   assert.match(vetAddress(allow, 'fd00::6')!, /unique-local/);
   const lookup: Lookup = async () => [{ address: '10.9.9.9', family: 4 }];
   assert.deepEqual(await vettedAddress(allow, lookup, 'hooks.internal', 8443), { address: '10.9.9.9', family: 4 });
-  await assert.rejects(vettedAddress(allow, lookup, 'hooks.internal', 443), /hooks.internal resolves to 10.9.9.9, which is a private address/);
+  await assert.rejects(vettedAddress(allow, lookup, 'hooks.internal', 443), /address refused: hooks\.internal resolves to a private address \(WEBHOOK_ALLOW_PRIVATE can admit it for development\)$/);
   assert.deepEqual(await vettedAddress(allow, lookup, '::1', 9000), { address: '::1', family: 6 });
   await assert.rejects(vettedAddress(allow, lookup, '::1', 9001), /loopback/);
   // One refused answer refuses the name, whatever else it resolves to.
   const mixed: Lookup = async () => [{ address: '127.0.0.1', family: 4 }, { address: '127.0.0.2', family: 4 }];
-  await assert.rejects(vettedAddress(allow, mixed, 'mixed.test', 80), /127\.0\.0\.2/);
+  await assert.rejects(vettedAddress(allow, mixed, 'mixed.test', 80), /mixed\.test resolves to a loopback address/);
   for (const bad of ['nonsense', 'host:99999', '10.0.0.0/33', 'http://x']) {
     assert.throws(() => parseAllowList([bad]), (error: unknown) => error instanceof ConfigError && /WEBHOOK_ALLOW_PRIVATE/.test(error.message), bad);
   }
@@ -92,7 +92,7 @@ eachDatabase('deliveries to 127.0.0.2, [::1] or a name resolving to loopback are
     verified(good.secret, admitted.requests[0]!);
     assert.match((await refusedAttempt(t, key, byIp.endpoint.id)).error, /address refused: 127\.0\.0\.2 is a loopback address/);
     assert.match((await refusedAttempt(t, key, byV6.endpoint.id)).error, /address refused: ::1 is a loopback address/);
-    assert.match((await refusedAttempt(t, key, byName.endpoint.id)).error, /sneaky\.test resolves to 127\.0\.0\.2, which is a loopback address/);
+    assert.match((await refusedAttempt(t, key, byName.endpoint.id)).error, /sneaky\.test resolves to a loopback address/);
     await sleep(300);
     assert.equal(other.requests.length, 0);
     assert.equal(v6.requests.length, 0);
@@ -160,7 +160,7 @@ for (const dialect of dialects) {
         if (delivered) {
           await receiver.waitFor((r) => r.some((x) => x.path === '/name'));
         } else {
-          assert.match((await refusedAttempt(t, key, byName.endpoint.id)).error, /localhost resolves to 127\.0\.0\.1, which is a loopback address/);
+          assert.match((await refusedAttempt(t, key, byName.endpoint.id)).error, /localhost resolves to a loopback address/);
         }
         assert.match((await refusedAttempt(t, key, byIp.endpoint.id)).error, /127\.0\.0\.1 is a loopback address/);
         assert.ok(!receiver.requests.some((x) => x.path === '/ip'));

@@ -18,6 +18,7 @@ eachDatabase('POST /webhooks answers 201 with the whsec_ secret once; the list a
   const created = r.json();
   assert.deepEqual(Object.keys(created).sort(), ['endpoint', 'secret']);
   assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  assert.equal(r.headers['cache-control'], 'no-store', 'no cache keeps the secret');
   assert.equal(Buffer.from(created.secret.slice(6), 'base64').length, 32);
   assert.deepEqual(Object.keys(created.endpoint).sort(), ENDPOINT_FIELDS);
   assert.equal(created.endpoint.is_active, true);
@@ -222,6 +223,7 @@ eachDatabase('a route that takes no body, or an optional one, accepts an empty b
   const rotated = await empty('POST', `/webhooks/${endpoint.id}/secret/rotate`);
   assert.equal(rotated.statusCode, 200, rotated.body);
   assert.match(rotated.json().secret, /^whsec_/);
+  assert.equal(rotated.headers['cache-control'], 'no-store', 'no cache keeps the secret');
   const guest = await empty('POST', '/guests');
   assert.equal(guest.statusCode, 400, guest.body);
   assert.equal(guest.json().code, 'invalid_json');

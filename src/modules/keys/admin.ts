@@ -16,7 +16,7 @@ export function keyAdminRoutes(app: FastifyInstance, ctx: RouteContext): void {
   r.get('/api-keys/:id', { schema: { tags: ['admin'], params: IdParams } }, async (request) => keyInfo(ctx.db, request.params.id));
 
   r.post('/accounts/:id/api-keys', { schema: { tags: ['admin'], params: IdParams, body: KeyInput } }, async (request, reply) =>
-    reply.status(201).send(await createKey(ctx.db, request.params.id, request.body)));
+    reply.status(201).header('cache-control', 'no-store').send(await createKey(ctx.db, request.params.id, request.body)));
 
   r.delete('/api-keys/:id', { schema: { tags: ['admin'], params: IdParams } }, async (request) => {
     await revokeKey(ctx.db, request.params.id);

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
-import { SCOPES, type Scope } from '../../access/scopes.ts';
+import { FEATURE_OF_SCOPE, SCOPES, type Scope } from '../../access/scopes.ts';
 import type { DB } from '../../db/schema.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import type { SessionCache } from './session-changes.ts';
@@ -97,7 +97,9 @@ export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: s
   const reachKey = `${row.user_id}|${role}|${row.node_id}|${row.plan_features}`;
   let principal = reach?.get(reachKey);
   if (principal === undefined) {
-    principal = await principalFor(db, { ...row, id: `user:${row.user_id}`, scopes: [...ROLE_SCOPES[role]] });
+    const resolved = await principalFor(db, { ...row, id: `user:${row.user_id}`, scopes: [...ROLE_SCOPES[role]] });
+    // A scope of a feature the plan leaves out grants nothing: not on the pages, nor to keys made there.
+    principal = { ...resolved, scopes: ROLE_SCOPES[role].filter((s) => resolved.features.has(FEATURE_OF_SCOPE[s])) };
     // Webhook endpoints are account-wide (every event of the account reaches them): an owner bound
     // to a node below the root, who sees that subtree only, does not manage them nor grant the scope.
     if (!principal.isAccountRoot) {

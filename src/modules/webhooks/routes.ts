@@ -21,6 +21,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     onRequest,
   }, async (request) => listEndpoints(ctx.db, request.principal));
 
+  // An answer that carries a secret (this one, a rotation's, an admin API key's) is sent no-store: no cache keeps it.
   r.post('/webhooks', {
     schema: {
       operationId: 'createWebhookEndpoint',
@@ -28,7 +29,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
       response: { 201: WebhookEndpointCreated, ...errorResponses(400, 409) },
     },
     onRequest,
-  }, async (request, reply) => reply.status(201).send(await createEndpoint(ctx.db, settings, request.principal, request.body)));
+  }, async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await createEndpoint(ctx.db, settings, request.principal, request.body)));
 
   r.get('/webhooks/:id', {
     schema: { operationId: 'getWebhookEndpoint', tags, summary: 'One endpoint (never its secret)', params: IdParams, response: { 200: WebhookEndpoint, ...errorResponses(404) } },
@@ -82,7 +83,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     preValidation: async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};
     },
-  }, async (request) => rotateSecret(ctx.db, settings, request.principal, request.params.id, request.body));
+  }, async (request, reply) => reply.header('cache-control', 'no-store').send(await rotateSecret(ctx.db, settings, request.principal, request.params.id, request.body)));
 
   r.post('/webhooks/:id/test', {
     schema: {

@@ -12,9 +12,9 @@ import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
 
 export const analyticsPage: DashboardPage = {
-  nav: [{ href: '/analytics', label: 'nav.analytics', least: 'viewer' }],
+  nav: [{ href: '/analytics', label: 'nav.analytics', least: 'viewer', feature: 'analytics' }],
   routes(web, ctx: AppContext) {
-    web.get('/analytics', { preHandler: requireUser('viewer') }, async (request, reply) => {
+    web.get('/analytics', { preHandler: requireUser('viewer', 'analytics') }, async (request, reply) => {
       const principal = scopeOf(request);
       const t = pageTranslator(languageOf(request), analyticsCatalog);
       const properties = await listVisibleProperties(ctx.db, principal, ctx.propertyNames);

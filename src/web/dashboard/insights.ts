@@ -18,9 +18,9 @@ const PRIORITIES = ['high', 'medium', 'low'];
 const urgency = (priority: string): number => (PRIORITIES.includes(priority) ? PRIORITIES.indexOf(priority) : PRIORITIES.length);
 
 export const insightsPage: DashboardPage = {
-  nav: [{ href: '/insights', label: 'nav.insights', least: 'viewer' }],
+  nav: [{ href: '/insights', label: 'nav.insights', least: 'viewer', feature: 'insights' }],
   routes(web, ctx: AppContext) {
-    web.get('/insights', { preHandler: requireUser('viewer') }, async (request, reply) => {
+    web.get('/insights', { preHandler: requireUser('viewer', 'insights') }, async (request, reply) => {
       const principal = scopeOf(request);
       const language = languageOf(request);
       const t = pageTranslator(language, insightsCatalog);

@@ -30,23 +30,25 @@ export const overviewPage: DashboardPage = {
       const t = pageTranslator(languageOf(request));
       const principal = scopeOf(request);
       const now = new Date();
+      // A part whose feature the account's plan leaves out is not shown (the figures above them are the home page's own).
+      const plan = principal.features;
       const [totals, months, insights, nps, unanswered, properties] = await Promise.all([
         scores(ctx.db, principal),
         lastTwoMonths(ctx.db, principal, now),
-        insightsOverview(ctx.db, principal, now),
-        npsOf(ctx.db, principal, new Date(now.getTime() - 90 * DAY_MS).toISOString()),
-        listReviews(ctx.db, principal, null, 5, { replied: false, rating_max: 2 }),
+        plan.has('insights') ? insightsOverview(ctx.db, principal, now) : null,
+        plan.has('surveys') ? npsOf(ctx.db, principal, new Date(now.getTime() - 90 * DAY_MS).toISOString()) : undefined,
+        plan.has('reviews') ? listReviews(ctx.db, principal, null, 5, { replied: false, rating_max: 2 }) : null,
         listVisibleProperties(ctx.db, principal, ctx.propertyNames),
       ]);
       const names = new Map(properties.map((p) => [p.id, p.name]));
       // Judged from as many mentions as the engine's recommendations need: three unhappy guests are not yet a topic's trouble.
-      const worst = insights.trends.filter((x) => x.recent.total >= MIN_MENTIONS)
+      const worst = insights?.trends.filter((x) => x.recent.total >= MIN_MENTIONS)
         .map((x) => ({ name: topicName(languageOf(request), x.name), topicId: x.topicId, total: x.recent.total, negative: Math.round((100 * x.recent.negative) / x.recent.total) }))
         .filter((x) => x.negative > 0).sort((a, b) => b.negative - a.negative).slice(0, 3);
       return renderPage(request, reply, 'dashboard/overview.eta', {
         title: t('overview.title'), scores: totals, nps, worst, fewMentions: MIN_MENTIONS,
         // Each with its hotel and a link to it in the inbox (the same filter: the five newest are on its first page).
-        unanswered: unanswered.data.map((r) => ({ ...r, property: names.get(r.node_id) ?? '', excerpt: excerpt(r.text ?? r.title ?? '') })),
+        unanswered: unanswered?.data.map((r) => ({ ...r, property: names.get(r.node_id) ?? '', excerpt: excerpt(r.text ?? r.title ?? '') })),
         thisMonth: months.thisMonth, lastMonth: months.lastMonth,
       });
     });

@@ -19,6 +19,7 @@ const GERMAN: Array<[RegExp, German]> = [
   [/^the guest has not granted consent$/, () => 'Der Gast hat E-Mails nicht zugestimmt.'],
   [/^the guest was invited within the last (\d+) days$/, (n) => `Der Gast wurde in den letzten ${n} Tagen schon eingeladen.`],
   // Webhook deliveries (src/delivery/sender.ts, address-guard.ts, attempt.ts).
+  [/^address refused: (.+?) resolves to .+$/, (what) => `Abgewiesen: ${what} verweist auf eine private oder lokale Adresse, Webhooks gehen nur an öffentliche Server.`],
   [/^address refused: (.+?) is .+$/, (what) => `Abgewiesen: ${what} ist eine private oder lokale Adresse, Webhooks gehen nur an öffentliche Server.`],
   [/^timed out after (\d+) ms$/, (ms) => `Keine Antwort innerhalb von ${Number(ms) / 1000} s.`],
   [/^connect timed out after (\d+) ms$/, (ms) => `Der Server war innerhalb von ${Number(ms) / 1000} s nicht erreichbar.`],

@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Catalog, type DatePrecision, formatDate, formatNumber, translator } from '../i18n.ts';
 import { FORGET_POST_JS } from '../locations.ts';
+import type { Feature } from '../../access/scopes.ts';
 import { roleAtLeast } from '../../modules/users/service.ts';
 import type { Role } from '../../modules/users/schemas.ts';
 import { commonCatalog } from './catalog.ts';
@@ -23,6 +24,8 @@ export interface NavEntry {
   least: Role;
   /** Pages under this prefix mark the entry as the current one (default: href). */
   section?: string;
+  /** The plan feature the page belongs to: without it in the account's plan, no link. */
+  feature?: Feature;
 }
 
 declare module 'fastify' {
@@ -69,7 +72,8 @@ export function renderPage<K extends string>(request: FastifyRequest, reply: Fas
   const t = pageTranslator(lang, catalogs);
   const user = request.signedIn;
   const path = request.url.split('?')[0] ?? '/';
-  const nav = user === null ? [] : request.dashboardNav.filter((entry) => roleAtLeast(user.role, entry.least)).map((entry) => {
+  const nav = user === null ? [] : request.dashboardNav
+    .filter((entry) => roleAtLeast(user.role, entry.least) && (entry.feature === undefined || user.principal.features.has(entry.feature))).map((entry) => {
     const section = entry.section ?? entry.href;
     const current = section === '/' ? path === '/' : path === section || path.startsWith(`${section}/`);
     return { href: entry.href, label: t(entry.label), current };

@@ -148,11 +148,15 @@ function inboxUrl(form: FilterForm): string {
   return query === '' ? '/reviews' : `/reviews?${query}`;
 }
 
-/** Only an inbox address of this site (no open redirect through the hidden `back` field). */
-const backTo = (value: string): string => (/^\/reviews(\?[^#\s]*)?$/.test(value) ? value : '/reviews');
+/**
+ * Only an inbox address of this site (no open redirect through the hidden `back` field), in the
+ * printable ASCII a Location header carries: the page writes it so (inboxUrl), and anything else
+ * (a crafted "Ā" or control byte) would fail the redirect after the action was done.
+ */
+const backTo = (value: string): string => (/^\/reviews(\?[\x21-\x22\x24-\x7e]*)?$/.test(value) ? value : '/reviews');
 
 export const reviewsPage: DashboardPage = {
-  nav: [{ href: '/reviews', label: 'nav.reviews', least: 'viewer' }],
+  nav: [{ href: '/reviews', label: 'nav.reviews', least: 'viewer', feature: 'reviews' }],
   routes(web, ctx: AppContext) {
     const cursors = cursorsFor(ctx.config.secretKey);
     // A node's properties are kept 2 s (ctx.propertyNames), the same list each time: what the page
@@ -226,9 +230,9 @@ export const reviewsPage: DashboardPage = {
       }, reviewsCatalog);
     };
 
-    web.get('/reviews', { preHandler: requireUser('viewer') }, (request, reply) => show(request, reply));
+    web.get('/reviews', { preHandler: requireUser('viewer', 'reviews') }, (request, reply) => show(request, reply));
 
-    web.post('/reviews/:id/reply', { preHandler: requireUser('manager') }, async (request, reply) => {
+    web.post('/reviews/:id/reply', { preHandler: requireUser('manager', 'reviews') }, async (request, reply) => {
       const id = (request.params as { id: string }).id;
       await getReview(ctx.db, scopeOf(request), id); // 404 outside the user's reach
       const back = backTo(field(request, 'back'));
@@ -252,7 +256,7 @@ export const reviewsPage: DashboardPage = {
       return show(request, reply, null, { drafts, focus: 'sent' });
     });
 
-    web.post('/reviews/:id/hidden', { preHandler: requireUser('manager') }, async (request, reply) => {
+    web.post('/reviews/:id/hidden', { preHandler: requireUser('manager', 'reviews') }, async (request, reply) => {
       const id = (request.params as { id: string }).id;
       await getReview(ctx.db, scopeOf(request), id);
       await setHidden(ctx.db, id, field(request, 'hidden') === '1');

@@ -3,6 +3,7 @@
 // the modules' services (the user's account and node subtree: what a key bound there reaches).
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Principal } from '../../access/principal.ts';
+import type { Feature } from '../../access/scopes.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SignedIn } from '../../modules/users/sessions.ts';
 import type { Role } from '../../modules/users/schemas.ts';
@@ -44,18 +45,21 @@ export function safeNext(next: unknown): string {
 
 /**
  * preHandler of a dashboard route: without a session a GET goes to /login?next=<this page> (other
- * methods to /login), a role below `least` answers 403.
+ * methods to /login), a role below `least` answers 403, and so does a page of a `feature` the
+ * account's plan leaves out (the plan decides what exists at all, on the pages as in the API).
  */
-export function requireUser(least: Role = 'viewer'): preHandlerAsyncHookHandler {
+export function requireUser(least: Role = 'viewer', feature: Feature | null = null): preHandlerAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const user = request.signedIn;
     if (user === null) {
       const target = request.method === 'GET' ? `/login?next=${encodeURIComponent(safeNext(request.url))}` : '/login';
       return reply.redirect(target, 303);
     }
-    if (!roleAtLeast(user.role, least)) {
+    const outOfPlan = feature !== null && !user.principal.features.has(feature);
+    if (!roleAtLeast(user.role, least) || outOfPlan) {
       const t = translator(commonCatalog, languageOf(request));
-      throw new AppError(403, t('error.403role', { least: t(`role.${least}`), yours: t(`role.${user.role}`) }));
+      throw new AppError(403, outOfPlan ? t('error.403plan', { feature: t(`feature.${feature}`) })
+        : t('error.403role', { least: t(`role.${least}`), yours: t(`role.${user.role}`) }));
     }
   };
 }

@@ -43,7 +43,7 @@ export const settingsWebhooksPage: DashboardPage = {
         throw new AppError(403, pageTranslator(languageOf(request))('error.403webhooks'));
       }
     };
-    const guard = { preHandler: [requireUser('owner'), wholeAccount] };
+    const guard = { preHandler: [requireUser('owner', 'webhooks'), wholeAccount] };
     const settings = { secretKey: ctx.config.secretKey, endpointLimit: ctx.config.webhookEndpointLimit };
     // An endpoint at a private or local address is saved (the API's contract refuses it only at
     // delivery), but its card says now that its deliveries will fail, and why.

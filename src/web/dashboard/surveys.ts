@@ -51,7 +51,7 @@ function ruleBody(form: RuleForm): Record<string, unknown> {
 }
 
 export const surveysPage: DashboardPage = {
-  nav: [{ href: '/surveys', label: 'nav.surveys', least: 'viewer' }],
+  nav: [{ href: '/surveys', label: 'nav.surveys', least: 'viewer', feature: 'surveys' }],
   routes(web, ctx: AppContext) {
     const cursors = cursorsFor(ctx.config.secretKey);
     // The hotels a public (QR-code) link may name for this user, and the chosen one's link (?qr=<hotel id>).
@@ -109,10 +109,10 @@ export const surveysPage: DashboardPage = {
       }, surveysCatalog);
     };
 
-    web.get('/surveys', { preHandler: requireUser('viewer') }, async (request, reply) => show(request, reply));
+    web.get('/surveys', { preHandler: requireUser('viewer', 'surveys') }, async (request, reply) => show(request, reply));
 
     // A draft of the standard post-stay survey, for a node of the user's reach.
-    web.post('/surveys', { preHandler: requireUser('manager') }, async (request, reply) => {
+    web.post('/surveys', { preHandler: requireUser('manager', 'surveys') }, async (request, reply) => {
       const form = Object.fromEntries(NEW_FIELDS.map((f) => [f, field(request, f).trim()])) as NewSurveyForm;
       try {
         await createTemplateDraft(ctx.db, scopeOf(request), checkBody(NewSurveyInput, { ...form }));
@@ -123,13 +123,13 @@ export const surveysPage: DashboardPage = {
       return reply.redirect('/surveys?done=drafted#drafts', 303);
     });
 
-    web.post('/surveys/:id/publish', { preHandler: requireUser('manager') }, async (request, reply) => {
+    web.post('/surveys/:id/publish', { preHandler: requireUser('manager', 'surveys') }, async (request, reply) => {
       const survey = await publishInReach(ctx.db, scopeOf(request), (request.params as { id: string }).id);
       return reply.redirect(`/surveys?survey=${encodeURIComponent(survey.id)}&done=published#invitations`, 303);
     });
 
     // The QR code of a hotel's public link, as an SVG to show, print or download.
-    web.get('/surveys/:id/qr.svg', { preHandler: requireUser('viewer') }, async (request, reply) => {
+    web.get('/surveys/:id/qr.svg', { preHandler: requireUser('viewer', 'surveys') }, async (request, reply) => {
       const survey = await getSurvey(ctx.db, scopeOf(request), (request.params as { id: string }).id);
       const { link } = await publicLinkOf(request, survey, (request.query as { node?: unknown }).node);
       if (link === null) throw new AppError(404, 'name a hotel of your reach under this survey: ?node=<hotel id>');
@@ -137,7 +137,7 @@ export const surveysPage: DashboardPage = {
     });
 
     // Turn invitations on for a node of the user's reach (managers and owners).
-    web.post('/surveys/:id/rules', { preHandler: requireUser('manager') }, async (request, reply) => {
+    web.post('/surveys/:id/rules', { preHandler: requireUser('manager', 'surveys') }, async (request, reply) => {
       const surveyId = (request.params as { id: string }).id;
       const form = ruleFormOf(request);
       let created: boolean;
@@ -151,7 +151,7 @@ export const surveysPage: DashboardPage = {
       return reply.redirect(`/surveys?survey=${encodeURIComponent(surveyId)}&done=${created ? 'started' : 'already'}#invitations`, 303);
     });
 
-    web.post('/surveys/:id/rules/:rule/delete', { preHandler: requireUser('manager') }, async (request, reply) => {
+    web.post('/surveys/:id/rules/:rule/delete', { preHandler: requireUser('manager', 'surveys') }, async (request, reply) => {
       const { id, rule } = request.params as { id: string; rule: string };
       await deleteRuleInReach(ctx.db, scopeOf(request), rule);
       return reply.redirect(`/surveys?survey=${encodeURIComponent(id)}&done=stopped#invitations`, 303);

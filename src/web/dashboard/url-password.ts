@@ -3,6 +3,7 @@
 // learn it). A form sent back with ••• keeps the stored password, but only for the same scheme, host
 // and user: otherwise an owner who cannot see the password could send it to a server of their
 // choosing by changing the host alone.
+import { decodedUrlPart } from '../../lib/url-part.ts';
 
 /** What stands for a stored password on a page. */
 const MASK = '•••';
@@ -22,7 +23,7 @@ export function maskedUrl(url: string): string {
 export function keepStoredPassword(submitted: string, stored: string): string | null {
   if (submitted === maskedUrl(stored)) return stored;
   const sent = URL.canParse(submitted) ? new URL(submitted) : null;
-  if (sent === null || decodeURIComponent(sent.password) !== MASK) return submitted;
+  if (sent === null || decodedUrlPart(sent.password) !== MASK) return submitted;
   const kept = new URL(stored);
   if (sent.protocol !== kept.protocol || sent.host !== kept.host || sent.username !== kept.username || kept.password === '') return null;
   sent.password = kept.password;

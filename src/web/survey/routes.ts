@@ -131,12 +131,13 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
 
   web.post<{ Params: { id: string }; Querystring: { node?: string } }>('/s/public/:id', { schema: { params: SurveyParams, querystring: NodeQuery, hide: true } }, async (request, reply) => {
     const action = publicSurveyPath(request.params.id, request.query.node);
+    // Looked up first: a made-up survey or hotel is a 404 that leaves nothing in the limit's store.
+    const survey = await openPublic(ctx.db, request.params.id, request.query.node);
     const hit = await countHit(ctx.rateLimits, `survey-public:${request.params.id}:${request.ip}`, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S);
     reply.headers(hit.headers);
     if (hit.over) {
       // Held back, not lost: the guest's answers are shown again with when to send them.
       reply.header('retry-after', String(hit.resetS));
-      const survey = await openPublic(ctx.db, request.params.id, request.query.node);
       const entered = parseForm(survey.definition, bodyOf(request)).entered;
       return renderOutcome(request, noStore(reply), { kind: 'form', survey, language: null, form: { answers: [], faults: new Map(), entered } }, action, hit.resetS);
     }
