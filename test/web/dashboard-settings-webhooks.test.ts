@@ -189,6 +189,16 @@ eachDatabase('an owner gets a new signing secret on the edit page; for a day del
     await receiver.waitFor((r) => r.length === 1, 10_000, 'the test ping');
     assert.equal(verified(fresh, receiver.requests[0]!).type, 'ping', 'signed with the new secret');
     assert.equal(verified(old, receiver.requests[0]!).type, 'ping', 'and with the previous one, for the receiver not yet changed');
+
+    // A leaked secret: replaced at once, the previous ones sign nothing more.
+    const leaked = await client.submit(edit, `${edit}/secret`, { now: '1' });
+    assert.equal(leaked.statusCode, 200);
+    const only = secretOf(leaked.body);
+    assert.doesNotMatch(leaked.body, /also signed with the previous secret/);
+    assert.equal((await client.submit(edit, `${edit}/test`, {})).statusCode, 303);
+    await receiver.waitFor((r) => r.length === 2, 10_000, 'the second ping');
+    assert.equal(verified(only, receiver.requests[1]!).type, 'ping');
+    assert.throws(() => verified(fresh, receiver.requests[1]!), 'the secret it replaced no longer signs');
   } finally {
     await w.stop();
     await receiver.close();

@@ -116,10 +116,12 @@ export const settingsWebhooksPage: DashboardPage = {
       return reply.redirect(`/settings/webhooks/${idOf(request)}?done=saved`, 303);
     });
 
-    // A new signing secret; the previous one signs too for a day (rotateSecret's grace period). A
-    // second rotation within that day replaces the first new secret's grace (force), as the page says.
+    // A new signing secret; the previous one signs too for a day (rotateSecret's grace period), or
+    // not at all when the owner says it leaked (`now`). A second rotation within that day replaces
+    // the first new secret's grace (force), as the page says.
     web.post('/settings/webhooks/:id/secret', guard, async (request, reply) => {
-      const { secret } = await rotateSecret(ctx.db, settings, scopeOf(request), idOf(request), { force: true });
+      const leaked = field(request, 'now') === '1';
+      const { secret } = await rotateSecret(ctx.db, settings, scopeOf(request), idOf(request), { force: true, ...(leaked ? { grace_period_seconds: 0 } : {}) });
       return showEndpoint(request, reply, { secret });
     });
 
