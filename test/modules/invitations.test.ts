@@ -345,3 +345,24 @@ eachDatabase('links: an unknown or altered token is a 404 page for GET and POST;
   assert.match((await t.app.inject({ method: 'GET', url: `/s/public/nope?node=${w.tree.properties[0]}`, headers: browser })).body, /scanner à nouveau le code/);
   assert.equal((await t.api(w.key, 'GET', `/surveys/${w.surveyId}/responses?limit=100`)).json().data.length, 60);
 });
+
+eachDatabase('a survey of optional questions only: sent with no answer at all, it asks for one instead of completing an empty response', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const definition = { pages: [{ id: 'p1', title: { en: 'Quick' }, questions: [
+    { id: 'mood', type: 'yes_no', text: { en: 'Did you enjoy your stay?', de: 'Hat Ihnen Ihr Aufenthalt gefallen?' } },
+    { id: 'note', type: 'text', text: { en: 'Anything else?', de: 'Sonst noch etwas?' } },
+  ] }] };
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { node_id: tree.root, name: 'Quick', definition, status: 'published' })).json();
+  const url = `/s/public/${survey.id}?node=${tree.properties[0]}`;
+  const form = { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'de' };
+  const empty = await t.app.inject({ method: 'POST', url, payload: 'q.note=%20%20', headers: form });
+  assert.equal(empty.statusCode, 400);
+  assert.match(empty.body, /<p class="fault" id="q\.mood-fault">Bitte beantworten Sie vor dem Absenden mindestens eine Frage\.<\/p>/);
+  assert.match(empty.body, /name="q\.mood" value="yes"[^>]* aria-invalid="true" autofocus/, 'the first question takes the focus');
+  assert.equal((await t.api(key, 'GET', `/surveys/${survey.id}/responses`)).json().data.length, 0, 'no empty response');
+  const one = await t.app.inject({ method: 'POST', url, payload: 'q.note=Lovely', headers: form });
+  assert.equal(one.statusCode, 200);
+  assert.match(one.body, /Vielen Dank!/);
+  assert.equal((await t.api(key, 'GET', `/surveys/${survey.id}/responses`)).json().data.length, 1);
+});

@@ -12,8 +12,11 @@ export interface ParsedAnswer {
   numeric_value: number | null;
 }
 
-/** Why a question's answer was refused; the page shows it beside the question. */
-export type AnswerFault = 'required' | 'invalid' | 'too_long';
+/**
+ * Why a question's answer was refused; the page shows it beside the question. `none`: nothing at all
+ * was answered (a survey of optional questions only), told at its first question.
+ */
+export type AnswerFault = 'required' | 'invalid' | 'too_long' | 'none';
 
 export interface ParsedForm {
   answers: ParsedAnswer[];
@@ -86,6 +89,10 @@ export function parseForm(definition: Definition, form: Record<string, unknown>)
       answers.push({ question_id: q.id, question_path: `${page.id}/${q.id}`, question_type: q.type, value: parsed.value, numeric_value: parsed.numeric });
     }
   }
+  // An empty response says nothing, yet would count as an answer (the response rate, NPS's count,
+  // survey.response_completed): where no question is required, at least one is asked for.
+  const first = definition.pages.flatMap((page) => page.questions)[0];
+  if (answers.length === 0 && faults.size === 0 && first !== undefined) faults.set(first.id, 'none');
   return { answers, faults, entered };
 }
 

@@ -3,7 +3,7 @@
 import type { Catalog } from '../i18n.ts';
 
 type Key =
-  | 'submit' | 'yes' | 'no' | 'required' | 'optional' | 'faults' | 'fault.required' | 'fault.invalid' | 'fault.too_long'
+  | 'submit' | 'yes' | 'no' | 'required' | 'optional' | 'faults' | 'fault.required' | 'fault.invalid' | 'fault.too_long' | 'fault.none'
   | 'nps.low' | 'nps.high' | 'rating.low' | 'rating.high' | 'thanks.title' | 'thanks.body'
   | 'unsubscribe.title' | 'unsubscribe.body' | 'unsubscribe.button' | 'unsubscribed.title' | 'unsubscribed.body'
   | 'invalid.title' | 'invalid.body' | 'invalid.qrBody' | 'busy';
@@ -14,6 +14,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Some answers are missing or not valid: see the questions marked below.',
     'fault.required': 'Please answer this question.', 'fault.invalid': 'Please choose one of the answers offered.',
     'fault.too_long': 'Please keep your answer to 5,000 characters at most.',
+    'fault.none': 'Please answer at least one question before sending.',
     'nps.low': '0 = not at all likely', 'nps.high': '10 = extremely likely', 'rating.low': '1 = very poor', 'rating.high': '{scale} = excellent',
     'thanks.title': 'Thank you!', 'thanks.body': 'Your answers have been received. We appreciate the time you took.',
     'unsubscribe.title': 'Unsubscribe from survey e-mails',
@@ -29,6 +30,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Einige Antworten fehlen oder sind ungültig: siehe die markierten Fragen.',
     'fault.required': 'Bitte beantworten Sie diese Frage.', 'fault.invalid': 'Bitte wählen Sie eine der angebotenen Antworten.',
     'fault.too_long': 'Bitte schreiben Sie höchstens 5.000 Zeichen.',
+    'fault.none': 'Bitte beantworten Sie vor dem Absenden mindestens eine Frage.',
     'nps.low': '0 = sehr unwahrscheinlich', 'nps.high': '10 = äußerst wahrscheinlich', 'rating.low': '1 = sehr schlecht', 'rating.high': '{scale} = ausgezeichnet',
     'thanks.title': 'Vielen Dank!', 'thanks.body': 'Ihre Antworten sind angekommen. Wir wissen die Zeit zu schätzen, die Sie sich genommen haben.',
     'unsubscribe.title': 'Umfrage-E-Mails abbestellen', 'unsubscribe.body': 'Drücken Sie die Schaltfläche, und wir senden Ihnen keine Umfrage-Einladungen mehr.',
@@ -43,6 +45,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Certaines réponses manquent ou ne sont pas valides : voir les questions signalées.',
     'fault.required': 'Merci de répondre à cette question.', 'fault.invalid': 'Merci de choisir une des réponses proposées.',
     'fault.too_long': 'Merci de ne pas dépasser 5 000 caractères.',
+    'fault.none': 'Merci de répondre à au moins une question avant l’envoi.',
     'nps.low': '0 = pas du tout probable', 'nps.high': '10 = très probable', 'rating.low': '1 = très mauvais', 'rating.high': '{scale} = excellent',
     'thanks.title': 'Merci !', 'thanks.body': 'Vos réponses ont bien été reçues. Merci pour le temps accordé.',
     'unsubscribe.title': 'Se désabonner des e-mails de questionnaire', 'unsubscribe.body': 'Appuyez sur le bouton et nous ne vous enverrons plus d’invitations.',
@@ -56,6 +59,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Faltan respuestas o no son válidas: vea las preguntas marcadas.',
     'fault.required': 'Por favor, responda a esta pregunta.', 'fault.invalid': 'Por favor, elija una de las respuestas ofrecidas.',
     'fault.too_long': 'Por favor, no supere los 5000 caracteres.',
+    'fault.none': 'Por favor, responda al menos una pregunta antes de enviar.',
     'nps.low': '0 = nada probable', 'nps.high': '10 = muy probable', 'rating.low': '1 = muy malo', 'rating.high': '{scale} = excelente',
     'thanks.title': '¡Gracias!', 'thanks.body': 'Hemos recibido sus respuestas. Gracias por su tiempo.',
     'unsubscribe.title': 'Darse de baja de las encuestas', 'unsubscribe.body': 'Pulse el botón y no le enviaremos más invitaciones.',
@@ -69,6 +73,7 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
     faults: 'Alcune risposte mancano o non sono valide: vedere le domande segnalate.',
     'fault.required': 'Per favore, risponda a questa domanda.', 'fault.invalid': 'Per favore, scelga una delle risposte proposte.',
     'fault.too_long': 'Per favore, non superi i 5.000 caratteri.',
+    'fault.none': 'Per favore, risponda ad almeno una domanda prima di inviare.',
     'nps.low': '0 = per niente probabile', 'nps.high': '10 = estremamente probabile', 'rating.low': '1 = pessimo', 'rating.high': '{scale} = eccellente',
     'thanks.title': 'Grazie!', 'thanks.body': 'Abbiamo ricevuto le sue risposte. Grazie per il tempo dedicato.',
     'unsubscribe.title': 'Annulla l’iscrizione ai sondaggi', 'unsubscribe.body': 'Prema il pulsante e non le invieremo più inviti.',
