@@ -88,7 +88,7 @@ const en = {
   'users.colActions': 'Actions',
   'users.changeRole': 'Change role',
   // Not "Role of …": a look-up of the create form's Role field by label (a substring match) would find every row's too.
-  'users.roleOf': 'Set {email} to',
+  'users.roleOf': 'Role of {email}',
   'users.remove': 'Remove',
   'users.removed': 'The user is removed; their sessions have ended.',
   'users.roleChanged': 'The role is changed.',
@@ -175,7 +175,7 @@ export const settingsCatalog: PageCatalogs<SettingsKey> = {
     'users.colCreated': 'Erstellt',
     'users.colActions': 'Aktionen',
     'users.changeRole': 'Rolle ändern',
-    'users.roleOf': '{email} ändern in',
+    'users.roleOf': 'Rolle von {email}',
     'users.remove': 'Entfernen',
     'users.removed': 'Der Benutzer ist entfernt; seine Sitzungen sind beendet.',
     'users.roleChanged': 'Die Rolle ist geändert.',
