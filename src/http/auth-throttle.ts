@@ -4,6 +4,7 @@
 // and before an admin token is compared (no guessing at speed).
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { clientAddress } from './client-address.ts';
 import { domainError } from './errors.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 
@@ -35,10 +36,11 @@ export class AuthThrottle {
 
   /** Throws 429 when the request's address is refused for now, unless `secret` authenticated lately. */
   check(request: FastifyRequest, secret: string): void {
-    const until = this.blocked.get(request.ip);
+    const address = clientAddress(request.ip);
+    const until = this.blocked.get(address);
     if (until === undefined) return;
     const waitMs = until - Date.now();
-    if (waitMs <= 0) return void this.blocked.delete(request.ip);
+    if (waitMs <= 0) return void this.blocked.delete(address);
     if ((this.vouched.get(secret) ?? 0) > Date.now()) return;
     throw this.refusal(Math.ceil(waitMs / 1000));
   }
@@ -56,10 +58,11 @@ export class AuthThrottle {
    * it counted has left the window).
    */
   async failed(request: FastifyRequest): Promise<void> {
-    const count = await this.store.record(`auth-fail:${this.scope}:${request.ip}`, randomUUID(), this.windowS * 1000);
+    const address = clientAddress(request.ip);
+    const count = await this.store.record(`auth-fail:${this.scope}:${address}`, randomUUID(), this.windowS * 1000);
     if (count <= this.max) return;
     if (this.blocked.size >= MAX_BLOCKED) this.blocked.delete(this.blocked.keys().next().value!);
-    this.blocked.set(request.ip, Date.now() + this.windowS * 1000);
+    this.blocked.set(address, Date.now() + this.windowS * 1000);
     throw this.refusal(this.windowS);
   }
 

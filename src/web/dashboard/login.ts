@@ -2,6 +2,7 @@
 // message for a wrong e-mail or password, whichever it was; a locked e-mail or address waits out
 // its window), POST /logout (the session ends in the database, the cookie is cleared).
 import type { AppContext } from '../../context.ts';
+import { clientAddress } from '../../http/client-address.ts';
 import { endSession, openSession } from '../../modules/users/sessions.ts';
 import { LoginThrottle, signIn } from '../../modules/users/sign-in.ts';
 import { field } from './forms.ts';
@@ -27,7 +28,7 @@ export const loginPage: DashboardPage = {
     web.post('/login', async (request, reply) => {
       const email = field(request, 'email');
       const next = safeNext(field(request, 'next'));
-      const result = await signIn(ctx.db, throttle, email, field(request, 'password'), request.ip);
+      const result = await signIn(ctx.db, throttle, email, field(request, 'password'), clientAddress(request.ip));
       if (!result.ok) {
         const t = pageTranslator(languageOf(request));
         const fault = result.reason === 'locked' ? t('login.locked', { minutes: Math.ceil(result.retryS / 60) }) : t('login.wrong');

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { clientAddress } from '../../http/client-address.ts';
 import { countHit } from '../../http/rate-limit.ts';
 import { fieldOf, type ParsedForm, parseForm } from '../../modules/surveys/answers.ts';
 import { textIn } from '../../modules/surveys/definition.ts';
@@ -133,7 +134,7 @@ export function surveyPages(web: FastifyInstance, ctx: AppContext): void {
     const action = publicSurveyPath(request.params.id, request.query.node);
     // Looked up first: a made-up survey or hotel is a 404 that leaves nothing in the limit's store.
     const survey = await openPublic(ctx.db, request.params.id, request.query.node);
-    const hit = await countHit(ctx.rateLimits, `survey-public:${request.params.id}:${request.ip}`, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S);
+    const hit = await countHit(ctx.rateLimits, `survey-public:${request.params.id}:${clientAddress(request.ip)}`, PUBLIC_ANSWERS_MAX, PUBLIC_ANSWERS_WINDOW_S);
     reply.headers(hit.headers);
     if (hit.over) {
       // Held back, not lost: the guest's answers are shown again with when to send them.
