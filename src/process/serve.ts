@@ -1,4 +1,4 @@
-// `repute serve`: migrate, listen, and shut down gracefully on SIGTERM/SIGINT (requests in flight finish).
+// `repute serve`: migrate, listen, start the inline workers, and shut down gracefully on SIGTERM/SIGINT (requests in flight finish).
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { createContext } from '../context.ts';
@@ -24,6 +24,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await checkSecretKey(database.db, config.secretKey, app.log);
   // Before any worker starts: a REDIS_URL naming a database Redis lacks stops start-up here.
   await ctx.rateLimits.connected();
+  // Listening comes before the workers too: a server that cannot serve (its port taken) must not
+  // have sent a webhook or an invitation first, as a supervisor restarting it would repeat.
+  const url = await app.listen({ port: config.port, host: config.host });
   // Inline: this process delivers webhooks too, woken by its own commits; otherwise the database
   // tells other processes' workers (PostgreSQL NOTIFY, src/db/pg-commits.ts).
   const worker = config.worker === 'inline' ? startWorker({ store: ctx.stores.deliveries, commits: database.commits, config, log: app.log }) : null;
@@ -34,7 +37,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     : null;
   const invitations = config.worker === 'inline' ? startInvitationsWorker({ db: database.db, commits: database.commits, log: app.log }, config) : null;
   const retention = config.worker === 'inline' ? startRetentionWorker({ db: database.db, log: app.log }, config) : null;
-  const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {

@@ -40,8 +40,11 @@ test('a port in use stops serve with one line naming the port, the host and the 
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const port = (taken.address() as { port: number }).port;
   try {
-    const r = await repute(['serve'], cliEnv(db.url, { PORT: String(port), HOST: '127.0.0.1' }));
+    const r = await repute(['serve'], cliEnv(db.url, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }));
     assert.equal(oneLine(r, 1, 'serve'), `repute: port ${port} on 127.0.0.1 is in use (set PORT or HOST)`);
+    // It listens before any worker starts: a server that cannot serve sends no webhook or invitation
+    // (the invitations worker's first words, about SMTP_URL, are never said).
+    assert.doesNotMatch(r.stdout, /SMTP_URL|worker/i, r.stdout);
   } finally {
     await new Promise((resolve) => taken.close(resolve));
     db.remove();
