@@ -48,19 +48,24 @@ export function startInvitationsWorker(deps: { db: Kysely<DB>; commits: CommitSi
   const loop = (async () => {
     while (!stopped) {
       try {
+        // Whether this pass asked the database anything: a pass that did not says nothing of an
+        // outage, and must not report the database answering again while it is still away.
+        let asked = false;
         if (Date.now() >= nextPlan) {
           lastPlan = Date.now();
           nextPlan = lastPlan + PLAN_EVERY_MS;
+          asked = true;
           await planInvitations(db, options.secretKey, planner);
         }
         if (mailer) {
+          asked = true;
           const senderDeps = {
             db, mailer, secretKey: options.secretKey, publicUrl: options.publicUrl, mailFrom: options.mailFrom,
             retryScheduleS: options.mailRetryScheduleS, log, leaseMs: options.mailLeaseS * 1000,
           };
           await sendAllDue(senderDeps, 2, () => stopped);
         }
-        outage.ok();
+        if (asked) outage.ok();
       } catch (error) {
         if (!outage.failed(error)) log.error({ err: error }, 'invitations worker: a pass failed; retrying');
       }

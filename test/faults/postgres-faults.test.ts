@@ -156,6 +156,9 @@ if (dialects.includes('postgres')) {
         await until(async () => count(p, 'webhook worker resumed') > 0, 5000, `the worker to resume:\n${p.lines.slice(-10).join('\n')}`);
         assert.equal(count(p, 'webhook worker paused'), 1, p.lines.join('\n'));
         assert.equal(count(p, 'webhook worker resumed'), 1);
+        // The invitations worker too: a pass that asked the database nothing said it answered again (a line a second).
+        assert.ok(count(p, 'invitations worker paused') <= 1, p.lines.filter((l) => l.includes('invitations worker')).join('\n'));
+        assert.ok(count(p, 'invitations worker resumed') <= 1);
         assert.equal(p.exitCode(), null);
       }
       // The separate worker's LISTEN connection came back by itself too.
