@@ -44,6 +44,10 @@ eachDatabase('accounts: create with defaults, patch plan and endpoint limit, val
   assert.equal(nullName.statusCode, 200, nullName.body);
   assert.equal(nullName.json().name, account.name);
   assert.equal(nullName.json().webhook_endpoint_limit, 4);
+  // So are a null plan and a null limit: they stay as they are (a null plan widened it to every feature).
+  const nulls = await t.admin('PATCH', `/accounts/${account.id}`, { name: 'Renamed', plan_features: null, webhook_endpoint_limit: null });
+  assert.equal(nulls.statusCode, 200, nulls.body);
+  assert.deepEqual([nulls.json().name, nulls.json().plan_features, nulls.json().webhook_endpoint_limit], ['Renamed', ['reviews'], 4]);
 
   const bad = await t.admin('POST', '/accounts', { name: 'x', plan_features: ['teleport'] });
   assert.equal(bad.statusCode, 400);

@@ -35,10 +35,11 @@ export async function createAccount(db: Kysely<DB>, input: AccountInput): Promis
 
 export async function updateAccount(db: Kysely<DB>, id: string, patch: AccountPatch): Promise<AccountRow> {
   const row = await requireAccount(db, id);
+  // A null field is an omitted one (operator.md): it stays as it is.
   const changes = {
     ...(patch.name != null ? { name: patch.name } : {}),
-    ...(patch.plan_features !== undefined ? { plan_features: JSON.stringify(patch.plan_features ?? FEATURES) } : {}),
-    ...(patch.webhook_endpoint_limit !== undefined ? { webhook_endpoint_limit: patch.webhook_endpoint_limit } : {}),
+    ...(patch.plan_features != null ? { plan_features: JSON.stringify(patch.plan_features) } : {}),
+    ...(patch.webhook_endpoint_limit != null ? { webhook_endpoint_limit: patch.webhook_endpoint_limit } : {}),
   };
   if (Object.keys(changes).length > 0) await repo.updateAccount(db, id, changes);
   return { ...row, ...changes };
