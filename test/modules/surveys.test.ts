@@ -420,3 +420,20 @@ eachDatabase('a survey definition is checked on create and on publish, naming th
   assert.equal(published.statusCode, 200, published.body);
   assert.deepEqual(published.json().published_definition, valid);
 });
+
+eachDatabase('an imported response without overall_score gets the one the survey page would give it; one given is kept', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const definition = { pages: [{ id: 'stay', questions: [
+    { id: 'nps', type: 'nps', text: { en: 'Would you recommend us?' } }, { id: 'room', type: 'rating', scale: 5, text: { en: 'Your room' } },
+  ] }] };
+  const s = await survey(t, tree.accountId, { node_id: tree.root, definition });
+  const answer = (question_id: string, question_type: string, numeric_value: number) => ({ question_id, question_path: `stay/${question_id}`, question_type, value: numeric_value, numeric_value });
+  const withNps = await response(t, s.id, { node_id: tree.properties[0], answers: [answer('nps', 'nps', 9), answer('room', 'rating', 2)] });
+  const ratingsOnly = await response(t, s.id, { node_id: tree.properties[0], answers: [answer('room', 'rating', 4)] });
+  const given = await response(t, s.id, { node_id: tree.properties[0], overall_score: 3, answers: [answer('nps', 'nps', 9)] });
+  // A rating whose question the survey lacks has no scale: it counts for nothing.
+  const unknown = await response(t, s.id, { node_id: tree.properties[0], answers: [answer('elsewhere', 'rating', 4)] });
+  const scores = new Map(((await get(t, key, `/surveys/${s.id}/responses?limit=10`)).data as any[]).map((r) => [r.id, r.overall_score]));
+  assert.deepEqual([withNps.id, ratingsOnly.id, given.id, unknown.id].map((id) => scores.get(id)), [9, 7.5, 3, null]);
+});

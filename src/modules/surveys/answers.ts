@@ -101,11 +101,15 @@ export function parseForm(definition: Definition, form: Record<string, unknown>)
  * answers, each mapped linearly from 1…scale onto 0…10 (so 5 of 5 is 10 and 1 of 5 is 0), to one
  * decimal; else null.
  */
-export function overallScore(definition: Definition, answers: readonly ParsedAnswer[]): number | null {
-  const nps = answers.find((a) => a.question_type === 'nps');
-  if (nps) return nps.numeric_value;
+export function overallScore(definition: Definition, answers: ReadonlyArray<{ question_id: string; question_type: string; numeric_value?: number | null }>): number | null {
+  const nps = answers.find((a) => a.question_type === 'nps' && a.numeric_value != null);
+  if (nps) return nps.numeric_value!;
   const scales = new Map(definition.pages.flatMap((p) => p.questions).flatMap((q) => (q.type === 'rating' ? [[q.id, q.scale] as const] : [])));
-  const ratings = answers.filter((a) => a.question_type === 'rating').map((a) => ((a.numeric_value! - 1) / (scales.get(a.question_id)! - 1)) * 10);
+  // Answers imported through the admin API may name a question the definition lacks: they have no scale to map from.
+  const ratings = answers.flatMap((a) => {
+    const scale = scales.get(a.question_id);
+    return a.question_type === 'rating' && a.numeric_value != null && scale !== undefined ? [((a.numeric_value - 1) / (scale - 1)) * 10] : [];
+  });
   if (ratings.length === 0) return null;
   return Math.round((ratings.reduce((s, r) => s + r, 0) / ratings.length) * 10) / 10;
 }

@@ -15,8 +15,8 @@ import { changeStamp, syncHorizon } from '../../db/change-stamp.ts';
 import { timeRange } from '../../http/time-range.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { NOT_WITHIN_REACH, requireAccountNode } from '../nodes/service.ts';
-import type { ParsedAnswer } from './answers.ts';
-import { parseDefinition } from './definition.ts';
+import { overallScore, type ParsedAnswer } from './answers.ts';
+import { type Definition, parseDefinition } from './definition.ts';
 import * as repo from './repository.ts';
 import { POST_STAY_TEMPLATE } from './templates.ts';
 import type { ResponseCreated, ResponseInput, ResponseListQuery, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
@@ -145,6 +145,10 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
   });
 }
 
+/** The survey's questions as published (as drafted, for a survey not yet published). */
+const definitionOf = (survey: SurveyRow): Definition =>
+  parseJson<Definition>(survey.published_definition ?? survey.definition, { pages: [] });
+
 /** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
 export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput, importKey: string | null = null): Promise<ResponseCreated> {
   return inTransaction(db, async (trx) => {
@@ -156,7 +160,10 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
     const startedAt = toIsoOrNull(input.started_at) ?? now;
     const row: SurveyResponseRow = {
       id: newId(), account_id: survey.account_id, survey_id: survey.id, node_id: input.node_id, status: input.status,
-      channel: input.channel, overall_score: input.overall_score ?? null,
+      // Left out of a completed one, it is what the survey page makes of the answers when they are
+      // submitted (surveys.md): the NPS answer, else the ratings' mean on 0–10. A started one has none yet.
+      channel: input.channel,
+      overall_score: input.overall_score ?? (completed ? overallScore(definitionOf(survey), input.answers ?? []) : null),
       respondent_email: input.respondent_email ?? null,
       context: input.context == null ? null : JSON.stringify(input.context),
       token: input.token ?? null,
