@@ -44,8 +44,9 @@ export function toCliError(error: unknown, config?: Pick<Config, 'databaseUrl' |
   }
   // Connection failures arrive as AggregateError with an empty message; the first cause says it.
   const message = firstLine(e?.message || e?.errors?.[0]?.message || code || String(error));
-  if (config && code !== undefined && UNREACHABLE[code]) {
-    return new CliError(`cannot reach the database at DATABASE_URL ${maskPassword(config.databaseUrl)}: ${UNREACHABLE[code]}`, EXIT_FAILURE, error);
+  const why = code !== undefined ? UNREACHABLE[code] : UNREACHABLE_WORDS.find(([pattern]) => pattern.test(message))?.[1];
+  if (config && why !== undefined) {
+    return new CliError(`cannot reach the database at DATABASE_URL ${maskPassword(config.databaseUrl)}: ${why}`, EXIT_FAILURE, error);
   }
   return new CliError(message, EXIT_FAILURE, error);
 }
@@ -58,6 +59,12 @@ const UNREACHABLE: Record<string, string> = {
   '3D000': 'the database does not exist', SQLITE_CANTOPEN: 'cannot open the file', EACCES: 'permission denied',
   SQLITE_NOTADB: 'the file is not an SQLite database', SQLITE_READONLY: 'the file is read-only',
 };
+
+/** The same, told by pg in words only (no code): a server that accepts and never answers, or hangs up. */
+const UNREACHABLE_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/connection timeout|timeout exceeded when trying to connect/i, 'no answer within the connect time-out'],
+  [/^Connection terminated unexpectedly$/, 'the connection closed before the database answered'],
+];
 
 const firstLine = (text: string): string => text.split('\n')[0]!;
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { freePort } from '../support/ports.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { cliEnv, repute, type CliResult } from './run.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -61,6 +62,22 @@ test('an unreachable database stops every command with one line naming DATABASE_
     const line = oneLine(results[i]!, 1, args.join(' '));
     assert.equal(line, `repute: cannot reach the database at DATABASE_URL postgres://repute:***@127.0.0.1:${port}/repute: connection refused`, args.join(' '));
     assert.doesNotMatch(results[i]!.stdout + results[i]!.stderr, /s3cret/);
+  }
+});
+
+test('a database that accepts the connection and never answers, or hangs up at once: one line naming DATABASE_URL', { timeout: 60_000 }, async () => {
+  for (const mode of ['blackhole', 'refuse'] as const) {
+    // refuse: the proxy accepts, then closes every connection at once.
+    const hole = await startTcpProxy({ host: '127.0.0.1', port: 9 }, mode);
+    try {
+      const url = `postgres://repute:s3cret-pw@127.0.0.1:${hole.port}/repute`;
+      const r = await repute(['migrate'], cliEnv(url));
+      const line = oneLine(r, 1, mode);
+      assert.match(line, new RegExp(`^repute: cannot reach the database at DATABASE_URL postgres://repute:\\*\\*\\*@127\\.0\\.0\\.1:${hole.port}/repute: `), line);
+      assert.doesNotMatch(r.stderr, /s3cret/);
+    } finally {
+      await hole.close();
+    }
   }
 });
 
