@@ -72,6 +72,17 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     ? new Migrator({ db: scopedToSchema(db, schema), provider, migrationTableSchema: schema })
     : new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw newerDatabase(error) ?? (error instanceof Error ? error : new Error(String(error)));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Kysely's words for a database that holds a migration this version does not know ("corrupted
+ * migrations: previously executed migration X is missing"): a newer Repute migrated it. Told as such,
+ * since it is what an operator meets when rolling back a deploy.
+ */
+function newerDatabase(error: unknown): Error | null {
+  const missing = /previously executed migration (\S+) is missing/.exec(error instanceof Error ? error.message : String(error));
+  if (missing === null) return null;
+  return new Error(`the database was migrated by a newer version of Repute (its migration ${missing[1]} is unknown to this one): run that version, or restore a backup taken before the upgrade`);
 }

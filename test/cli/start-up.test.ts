@@ -101,3 +101,18 @@ test('a bad setting, a bad option and a missing record: one line each, exit 1 or
     db.remove();
   }
 });
+
+test('a database migrated by a newer Repute says so (a rolled-back deploy), not "corrupted migrations"', async () => {
+  const db = tempSqlite();
+  try {
+    assert.equal((await repute(['migrate'], cliEnv(db.url))).code, 0);
+    const { default: Database } = await import('better-sqlite3');
+    const file = new Database(db.url.slice('sqlite:'.length));
+    file.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('2099-01-01T0000-from-the-future', new Date().toISOString());
+    file.close();
+    const r = await repute(['migrate'], cliEnv(db.url));
+    assert.equal(oneLine(r, 1, 'migrate'), 'repute: the database was migrated by a newer version of Repute (its migration 2099-01-01T0000-from-the-future is unknown to this one): run that version, or restore a backup taken before the upgrade');
+  } finally {
+    db.remove();
+  }
+});
