@@ -20,10 +20,11 @@ export interface RateLimitStore {
   /** Counts one hit; a count the store knows at once (its own memory) comes back as is, without a promise. */
   hit(key: string, windowMs: number): Promise<WindowCount> | WindowCount;
   /**
-   * Resolves once a shared store is connected, or after its connect time-out (counts are then the
-   * instance's own until it is): awaited before serving, so the first requests share the window.
+   * Resolves once a shared store is connected (true), or after its connect time-out (false: counts
+   * are then the instance's own until it is): awaited before serving, so the first requests share
+   * the window, and so start-up can say that Redis did not answer.
    */
-  connected(): Promise<void>;
+  connected(): Promise<boolean>;
   /**
    * Records one try of `key` under `id` and answers how many tries of `key` fall within the last
    * `windowMs`, this one included: a sliding window (any `windowMs`, not clock-aligned ones), for a
@@ -60,7 +61,7 @@ export function memoryStore(): RateLimitStore {
     for (const [key, log] of logs) if (log.until <= now) logs.delete(key);
   };
   return {
-    connected: async () => {},
+    connected: async () => true,
     hit(key, windowMs) {
       const now = Date.now();
       const start = windowStart(now, windowMs);
@@ -176,14 +177,14 @@ export function redisStore(url: string, options: RedisStoreOptions = {}): RateLi
   // wrong database number is known, and start-up stops on it rather than share another's counts.
   // Known only after start-up's wait (a Redis slow to answer), it leaves the instance counting in
   // its own memory, the reason in every degraded count's log line.
-  const connected = new Promise<void>((resolve, reject) => {
+  const connected = new Promise<boolean>((resolve, reject) => {
     redis.once('ready', () => {
-      if (wrongDatabase === null) return resolve();
+      if (wrongDatabase === null) return resolve(true);
       lastError = new ConfigError(`REDIS_URL names database ${new URL(url).pathname.slice(1)}, which this Redis does not have (${wrongDatabase.message}; its "databases" setting says how many)`);
       redis.disconnect();
       reject(lastError);
     });
-    setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
+    setTimeout(() => resolve(false), CONNECT_TIMEOUT_MS).unref();
   });
   return {
     connected: () => connected,

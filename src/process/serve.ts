@@ -1,6 +1,6 @@
 // `repute serve`: migrate, listen, start the inline workers, and shut down gracefully on SIGTERM/SIGINT (requests in flight finish).
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import { type Config, maskPassword } from '../config.ts';
 import { createContext } from '../context.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -23,7 +23,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp(ctx);
   await checkSecretKey(database.db, config.secretKey, app.log);
   // Before any worker starts: a REDIS_URL naming a database Redis lacks stops start-up here.
-  await ctx.rateLimits.connected();
+  if (!(await ctx.rateLimits.connected()) && config.redisUrl !== null) {
+    app.log.warn({}, `REDIS_URL ${maskPassword(config.redisUrl)} did not answer at start: this instance counts rate limits in its own memory until Redis answers`);
+  }
   // Listening comes before the workers too: a server that cannot serve (its port taken) must not
   // have sent a webhook or an invitation first, as a supervisor restarting it would repeat.
   const url = await app.listen({ port: config.port, host: config.host });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { freePort } from '../support/ports.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
-import { cliEnv, repute, type CliResult } from './run.ts';
+import { cliEnv, repute, startCli, type CliResult } from './run.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -113,6 +113,30 @@ test('a database migrated by a newer Repute says so (a rolled-back deploy), not 
     const r = await repute(['migrate'], cliEnv(db.url));
     assert.equal(oneLine(r, 1, 'migrate'), 'repute: the database was migrated by a newer version of Repute (its migration 2099-01-01T0000-from-the-future is unknown to this one): run that version, or restore a backup taken before the upgrade');
   } finally {
+    db.remove();
+  }
+});
+
+test('a REDIS_URL that does not answer at start is said once, with the password masked; serve runs on', { timeout: 30_000 }, async () => {
+  const db = tempSqlite();
+  const redisPort = await freePort(); // nothing listens there
+  const child = startCli(['serve'], cliEnv(db.url, { PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'info', REDIS_URL: `redis://:r3dis-pw@127.0.0.1:${redisPort}/0` }));
+  let out = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line:\n${out}`)), 20_000);
+      child.stdout!.on('data', (chunk) => {
+        out += chunk;
+        if (/Server listening/.test(out)) { clearTimeout(timer); resolve(); }
+      });
+    });
+    const warning = out.split('\n').find((line) => line.includes('did not answer at start'));
+    assert.ok(warning, out);
+    assert.match(warning!, new RegExp(`REDIS_URL redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redisPort}/0 did not answer at start: this instance counts rate limits in its own memory until Redis answers`));
+    assert.doesNotMatch(out, /r3dis-pw/);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
     db.remove();
   }
 });
