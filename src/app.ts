@@ -149,7 +149,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
       adminFailures.check(request, given);
       if (!safeEqual(given, token)) {
         await adminFailures.failed(request);
-        throw new AppError(401, 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"');
+        throw new AppError(401, given === '' ? 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"' : 'the bearer token is not this server\'s REPUTE_ADMIN_TOKEN');
       }
       adminFailures.succeeded(given);
     });

@@ -1,9 +1,9 @@
-// `repute users create` and `repute users delete`: dashboard users. The password is asked for on
+// `repute users create`, `list` and `delete`: dashboard users. The password is asked for on
 // the terminal (not echoed) or read from --password-file (its first line): never an option value,
 // which would land in the shell history and the process list.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { CliError, EXIT_USAGE, printJson, withDatabase } from './support.ts';
+import { CliError, EXIT_USAGE, printJson, printTable, withDatabase } from './support.ts';
 
 // Loaded on use, not at the top: `repute --help` need not load the services.
 const services = () => import('../modules/users/service.ts');
@@ -74,6 +74,19 @@ export function registerUsers(program: Command): void {
           email: options.email, password, role: options.role as 'owner', node_id: options.node ?? null,
         }));
       }, { node_id: '--node', email: '--email', password: 'the password', role: '--role' });
+    });
+
+  users.command('list')
+    .description('the account\'s dashboard users, oldest first: e-mail, role and node (never a password, only its hash is stored)')
+    .requiredOption('--account <id>', 'the account\'s id')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (options: { account: string; json?: boolean }) => {
+      const { accountUsers } = await services();
+      await withDatabase(async (database) => {
+        const list = await accountUsers(database.db, options.account);
+        if (options.json) printJson({ data: list });
+        else printTable(['USER ID', 'EMAIL', 'ROLE', 'NODE', 'CREATED'], list.map((u) => [u.id, u.email, u.role, u.node_name ?? '(whole account)', u.created_at]));
+      });
     });
 
   users.command('delete')

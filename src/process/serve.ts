@@ -26,6 +26,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (!(await ctx.rateLimits.connected()) && config.redisUrl !== null) {
     app.log.warn({}, `REDIS_URL ${maskPassword(config.redisUrl)} did not answer at start: this instance counts rate limits in its own memory until Redis answers`);
   }
+  if (config.adminToken === null) app.log.info({}, 'the admin API (/admin/v1) is off: REPUTE_ADMIN_TOKEN is not set');
   // Listening comes before the workers too: a server that cannot serve (its port taken) must not
   // have sent a webhook or an invitation first, as a supervisor restarting it would repeat.
   const url = await app.listen({ port: config.port, host: config.host });

@@ -34,6 +34,18 @@ eachDatabase('CLI creates a user from a password file, who signs in; users delet
     assert.equal(role.code, 2);
     assert.match(role.stderr, /--role must be one of: owner, manager, viewer/);
 
+    // Listed for the operator, with its node; a table by default, JSON with --json; never a hash.
+    const listed = await reputeJson(['users', 'list', '--account', tree.accountId, '--json'], env);
+    assert.deepEqual(listed.data.map((u: any) => [u.id, u.email, u.role, u.node_name]), [[user.id, 'GM@harbour.example', 'manager', 'Harbour Hotel']]);
+    assert.doesNotMatch(JSON.stringify(listed), /scrypt|password/i);
+    const table = await repute(['users', 'list', '--account', tree.accountId], env);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^USER ID\s+EMAIL\s+ROLE\s+NODE\s+CREATED\n/);
+    assert.match(table.stdout, /GM@harbour\.example\s+manager\s+Harbour Hotel/);
+    const unknown = await repute(['users', 'list', '--account', '01234567-89ab-7def-8123-456789abcdef'], env);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /account not found/);
+
     assert.deepEqual(await reputeJson(['users', 'delete', user.id], env), { id: user.id, deleted: true });
     assert.equal((await client.get('/')).statusCode, 303);
     assert.equal((await new DashboardClient(t).signIn('gm@harbour.example')).statusCode, 401);

@@ -9,9 +9,11 @@ import { createKey, createReview, createTree } from '../support/factories.ts';
 eachDatabase('the admin API needs the bearer admin token', async (t) => {
   const noToken = await t.app.inject({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'x' } });
   assert.equal(noToken.statusCode, 401);
-  assert.ok(noToken.json().error);
+  assert.equal(noToken.json().error, 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"');
   const wrong = await t.app.inject({ method: 'POST', url: '/admin/v1/accounts', payload: { name: 'x' }, headers: { authorization: 'Bearer nope' } });
   assert.equal(wrong.statusCode, 401);
+  // A well-formed header with another token is told so, not taken for a format mistake.
+  assert.equal(wrong.json().error, 'the bearer token is not this server\'s REPUTE_ADMIN_TOKEN');
 });
 
 for (const dialect of dialects) {

@@ -77,6 +77,12 @@ function withinReach(principal: Principal, row: { account_id: string; node_id: s
   return row.account_id === principal.accountId && (row.node_id === null ? principal.isAccountRoot : principal.inSubtree(row.node_id));
 }
 
+/** Every user of the account, for the operator (`repute users list`); 404 for an unknown account. */
+export async function accountUsers(db: Kysely<DB>, accountId: string): Promise<ListedUser[]> {
+  await requireAccount(db, accountId);
+  return (await repo.listAccountUsers(db, accountId)).map((row) => ({ ...toUser(row), node_name: row.node_name }));
+}
+
 export async function listUsers(db: Kysely<DB>, principal: Principal): Promise<ListedUser[]> {
   return (await repo.listAccountUsers(db, principal.accountId)).filter((row) => withinReach(principal, row))
     .map((row) => ({ ...toUser(row), node_name: row.node_name }));
