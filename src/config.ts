@@ -206,9 +206,9 @@ function smtpUrlVar(env: Env): string | null {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// address, e.g. smtp://user:pass@mail.example.com:587');
+    throw new ConfigError(`SMTP_URL is not a valid smtp:// or smtps:// address (check the port, 1 to 65535, and percent-encode special characters of the password): ${quote(maskPassword(raw))}, e.g. smtp://user:pass@mail.example.com:587`);
   }
-  // The address is not echoed: it may hold the SMTP password.
+  // The address is echoed only with its password masked.
   if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
     throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// address with a host, e.g. smtp://user:pass@mail.example.com:587');
   }

@@ -281,6 +281,12 @@ for (const dialect of dialects) {
       assert.ok(error.message.endsWith('"postgres://repute:***@127.0.0.1:99999/x"'), error.message);
       return true;
     });
+    // An SMTP_URL that cannot be parsed says what to check, the password masked.
+    assert.throws(() => loadConfig({ ...base, SMTP_URL: 'smtp://mailer:s3cret@mail.example.com:99999' }), (error: Error) => {
+      assert.match(error.message, /^SMTP_URL is not a valid smtp:\/\/ or smtps:\/\/ address \(check the port, 1 to 65535, and percent-encode special characters of the password\): "smtp:\/\/mailer:\*\*\*@mail\.example\.com:99999"/);
+      assert.doesNotMatch(error.message, /s3cret/);
+      return true;
+    });
     assert.equal(loadConfig({ ...base, REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl, 'redis://127.0.0.1:6379/2');
     // Empty counts as unset, for the schedules too.
     assert.deepEqual(loadConfig({ ...base, WEBHOOK_RETRY_SCHEDULE_S: '', MAIL_RETRY_SCHEDULE_S: ' ' }).mailRetryScheduleS, [60, 300, 1800, 7200, 21600]);
