@@ -18,6 +18,8 @@ eachDatabase('overview: this month, NPS, worst topics and unanswered negative re
   for (let i = 0; i < 2; i++) await createReview(t, tree.accountId, tree.properties[0], { text: 'The room was dirty.', rating: 2, reviewed_at: now, owner_reply: 'Sorry' });
   for (let i = 0; i < 4; i++) await createReview(t, tree.accountId, tree.properties[0], { text: 'The breakfast was awful.', rating: 3, reviewed_at: now, owner_reply: 'Sorry' });
   await createReview(t, tree.accountId, tree.properties[2], { text: 'Far away <script>', rating: 1, reviewed_at: now });
+  // A hidden one is out of the scores, and waits for no answer.
+  await createReview(t, tree.accountId, tree.properties[0], { text: 'A hidden rant.', rating: 1, reviewed_at: now, is_hidden: true });
   const extractor = createExtractor();
   while ((await extractDueBatch({ db: t.ctx.db, extractor, log: { warn: () => {} } })) > 0) { /* read them */ }
   const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Stay', node_id: tree.regions[0], definition: DEFINITION, status: 'published' })).json();
@@ -37,6 +39,7 @@ eachDatabase('overview: this month, NPS, worst topics and unanswered negative re
   // Each names its hotel and leads to it in the inbox.
   assert.equal((page.body.match(/<li><a href="\/reviews\?replied=no&amp;rating_max=2#review-[0-9a-f-]{36}">Harbour Hotel · 1★ Google · \d{4}-\d{2}-\d{2}<\/a> <q class="excerpt">The room was dirty\.<\/q><\/li>/g) ?? []).length, 3);
   assert.ok(!page.body.includes('Far away'), 'a review out of reach is not listed');
+  assert.ok(!page.body.includes('hidden rant'), 'a hidden review is not listed');
   assert.match(page.body, /href="\/reviews\?replied=no&amp;rating_max=2"/);
   // Figures in the page's language: a German page writes the decimal comma (2 of 3 recommend).
   for (const recommend of [true, true, false]) await createReview(t, tree.accountId, tree.properties[1], { text: 'Fine.', rating: 4, reviewed_at: now, recommend });

@@ -146,6 +146,10 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   for (const typed of ['fr', 'FR', 'Französisch', 'french']) {
     assert.deepEqual(articles((await client.get(`/reviews?language=${encodeURIComponent(typed)}`, { 'accept-language': 'de' })).body), [french.id], typed);
   }
+  // On an English page too, by its own name or another of the five languages' ("Français", "Französisch").
+  for (const typed of ['Français', 'Französisch', 'francese']) {
+    assert.deepEqual(articles((await client.get(`/reviews?language=${encodeURIComponent(typed)}`, { 'accept-language': 'en' })).body), [french.id], typed);
+  }
 });
 
 eachDatabase('answering a review on the second page comes back to that page, not the first', async (t) => {

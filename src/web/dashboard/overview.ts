@@ -37,7 +37,8 @@ export const overviewPage: DashboardPage = {
         lastTwoMonths(ctx.db, principal, now),
         plan.has('insights') ? insightsOverview(ctx.db, principal, now) : null,
         plan.has('surveys') ? npsOf(ctx.db, principal, new Date(now.getTime() - 90 * DAY_MS).toISOString()) : undefined,
-        plan.has('reviews') ? listReviews(ctx.db, principal, null, 5, { replied: false, rating_max: 2 }) : null,
+        // More than five are read: hidden ones (taken out of the scores) are not waiting for an answer.
+        plan.has('reviews') ? listReviews(ctx.db, principal, null, 25, { replied: false, rating_max: 2 }) : null,
         listVisibleProperties(ctx.db, principal, ctx.propertyNames),
       ]);
       const names = new Map(properties.map((p) => [p.id, p.name]));
@@ -48,7 +49,8 @@ export const overviewPage: DashboardPage = {
       return renderPage(request, reply, 'dashboard/overview.eta', {
         title: t('overview.title'), scores: totals, nps, worst, fewMentions: MIN_MENTIONS,
         // Each with its hotel and a link to it in the inbox (the same filter: the five newest are on its first page).
-        unanswered: unanswered?.data.map((r) => ({ ...r, property: names.get(r.node_id) ?? '', excerpt: excerpt(r.text ?? r.title ?? '') })),
+        unanswered: unanswered?.data.filter((r) => !r.is_hidden).slice(0, 5)
+          .map((r) => ({ ...r, property: names.get(r.node_id) ?? '', excerpt: excerpt(r.text ?? r.title ?? '') })),
         thisMonth: months.thisMonth, lastMonth: months.lastMonth,
       });
     });

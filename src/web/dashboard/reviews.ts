@@ -72,13 +72,17 @@ function languageChoices(pageLanguage: string): Array<{ code: string; name: stri
 }
 
 /**
- * The language filter as typed, read as a code: an engine language by its name in the page's language
- * or in English ("Deutsch", "german") or by its code in any case ("DE"); anything else as typed.
+ * The language filter as typed, read as a code: an engine language by its name in the page's language,
+ * in English or in any of the five ("Deutsch" on an English page, "Englisch", "german") or by its code
+ * in any case ("DE"); anything else as typed.
  */
 function languageCode(typed: string, pageLanguage: string): string {
   const wanted = typed.toLowerCase();
-  const known = [...languageChoices(pageLanguage), ...languageChoices('en')].find((l) => l.code === wanted || l.name.toLowerCase() === wanted);
-  return known?.code ?? typed;
+  for (const namedIn of [pageLanguage, 'en', ...ENGINE_LANGUAGES]) {
+    const known = languageChoices(namedIn).find((l) => l.code === wanted || l.name.toLowerCase() === wanted);
+    if (known !== undefined) return known.code;
+  }
+  return typed;
 }
 
 /** A review's language by its name in the page's language ("Deutsch"); a code Intl does not know as stored. */
