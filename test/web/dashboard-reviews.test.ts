@@ -47,7 +47,7 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   // taking the focus (so it is in view), and its reload is the inbox with the confirmation.
   assert.equal(sent.statusCode, 200);
   assert.match(sent.body, new RegExp(`<textarea id="reply-\\d+" name="reply-${second.id}"[^>]*>not this one</textarea>`));
-  assert.match(sent.body, /<p class="notice" role="status" id="sent" tabindex="-1" autofocus>Your reply was sent\.<\/p>/);
+  assert.match(sent.body, /<p class="notice" role="status" id="sent" tabindex="-1" autofocus>Reply saved\. Connected systems receive it; Repute itself does not post it to the review site\.<\/p>/);
   assert.match(sent.body, new RegExp(`<link rel="canonical" href="/reviews\\?replied=no&amp;sent=${mine.id}">`));
   // With nothing else typed, the answer is a redirect to the confirmation, where #sent lands.
   const quiet = await createReview(t, tree.accountId, tree.properties[0], { text: 'Quiet room', rating: 4 });
@@ -57,13 +57,13 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   // Back on the inbox, the reply is confirmed at the top (the "not replied" filter now leaves the review
   // out), where the address's #sent lands.
   const after = await client.get(`/reviews?replied=no&sent=${mine.id}`);
-  const notice = after.body.indexOf('<p class="notice" role="status" id="sent">Your reply was sent.</p>');
+  const notice = after.body.indexOf('<p class="notice" role="status" id="sent">Reply saved. Connected systems receive it; Repute itself does not post it to the review site.</p>');
   assert.ok(notice > 0 && notice < after.body.indexOf('<article'), 'above the reviews');
   // Where the page still shows the review, the confirmation is inside it, beneath the reply.
   const inPlace = await client.get(`/reviews?sent=${mine.id}`);
-  assert.match(inPlace.body, new RegExp(`<article id="review-${mine.id}" class="review">(?:(?!</article>)[\\s\\S])*<div class="owner-reply">(?:(?!</article>)[\\s\\S])*<p class="notice" role="status" id="sent">Your reply was sent\\.</p>`));
-  assert.equal((inPlace.body.match(/Your reply was sent/g) ?? []).length, 1);
-  assert.doesNotMatch((await client.get('/reviews?replied=no')).body, /Your reply was sent/);
+  assert.match(inPlace.body, new RegExp(`<article id="review-${mine.id}" class="review">(?:(?!</article>)[\\s\\S])*<div class="owner-reply">(?:(?!</article>)[\\s\\S])*<p class="notice" role="status" id="sent">Reply saved\\. Connected systems receive it; Repute itself does not post it to the review site\\.</p>`));
+  assert.equal((inPlace.body.match(/Reply saved\./g) ?? []).length, 1);
+  assert.doesNotMatch((await client.get('/reviews?replied=no')).body, /Reply saved\./);
   const key = await createKey(t, tree.accountId, tree.root);
   assert.equal((await t.api(key, 'GET', `/reviews/${mine.id}`)).json().owner_reply, 'Thank you, see you soon!');
   assert.equal((await t.api(key, 'GET', `/reviews/${second.id}`)).json().owner_reply, null);

@@ -79,7 +79,7 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
   const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { name: 'Post-stay', node_id: tree.regions[0], definition: DEFINITION, status: 'published' })).json();
   const manager = await signedIn(t, (await createUser(t, tree.accountId, 'manager', tree.regions[0])).email);
   const page = `/surveys?survey=${survey.id}`;
-  assert.match((await manager.get(page)).body, /No invitations are sent for this survey\./);
+  assert.match((await manager.get(page)).body, /No invitation rule is running: no new invitations go out for this survey\./);
 
   const bad = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '-3', consent: 'granted', max_age_days: '14', cooldown_days: '30' });
   assert.equal(bad.statusCode, 400);
