@@ -33,6 +33,7 @@ eachDatabase('overview: this month, NPS, worst topics and unanswered negative re
   assert.equal(page.statusCode, 200);
   assert.match(page.body, /<dt>Reviews this month<\/dt><dd>10<\/dd>/);
   assert.match(page.body, /<dt>NPS \(last 90 days\)<\/dt><dd>33<\/dd>/);
+  assert.match(page.body, /Overall score, reviews, response and recommend rates: all reviews so far, hidden ones left out\./, 'the period the figures cover');
   assert.match(page.body, />Cleanliness<\/a>: 100 % negative of 5 mentions/);
   assert.doesNotMatch(page.body, />Breakfast<\/a>/, 'four mentions are too few to judge a topic by');
   assert.equal((page.body.match(/The room was dirty\./g) ?? []).length, 3, 'the three unanswered 1-star reviews');
