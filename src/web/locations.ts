@@ -33,5 +33,8 @@ export const VENDOR_DIRS = [
  */
 export const FORGET_POST_JS = '/assets/forget-post.js';
 
+/** Keeps inbox replies typed but not yet saved in the browser (src/web/assets/keep-drafts.js). */
+export const KEEP_DRAFTS_JS = '/assets/keep-drafts.js';
+
 /** Copies a key or secret shown once (src/web/assets/copy-secret.js). */
 export const COPY_SECRET_JS = '/assets/copy-secret.js';

@@ -10,7 +10,7 @@ import { createTestApp } from '../support/app.ts';
 import { eachDatabase } from '../support/each-database.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { createKey, createReview, createTree } from '../support/factories.ts';
-import { axeViolations, createUser, screenshot, signInBrowser } from '../support/dashboard.ts';
+import { axeViolations, createUser, PASSWORD, screenshot, signInBrowser } from '../support/dashboard.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { createEndpoint, WEBHOOK_ENV, worker } from '../webhooks/helpers.ts';
 
@@ -132,5 +132,52 @@ test('in a browser: a refused reply keeps every draft and takes focus; a reload 
   } finally {
     await browser?.close();
     await t.close();
+  }
+});
+
+eachDatabase('in a browser: a reply typed while the session ended is not lost: sign in again, back on the inbox with the text, then saved', async (t) => {
+  let browser: Browser | null = null;
+  try {
+    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/\/$/, '');
+    const tree = await createTree(t);
+    const key = await createKey(t, tree.accountId, tree.root);
+    const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The lift was out of order.', rating: 2 });
+    const manager = await createUser(t, tree.accountId, 'manager', null, `drafts-${t.dialect}@harbour.example`);
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await signInBrowser(page, base, manager.email);
+    await page.goto(`${base}/reviews?rating_max=2`);
+    const draft = 'We are sorry: the lift is repaired since Monday.';
+    await page.getByRole('article').filter({ hasText: 'The lift was out of order.' }).getByLabel('Reply').fill(draft);
+
+    // Signed out in another tab while the reply was being typed.
+    const other = await context.newPage();
+    await other.goto(`${base}/account`);
+    await other.getByRole('button', { name: 'Sign out' }).click();
+    await other.getByRole('button', { name: 'Sign in' }).waitFor();
+
+    await page.getByRole('article').filter({ hasText: 'The lift was out of order.' }).getByRole('button', { name: 'Send reply' }).click();
+    await page.getByText('You were signed out, or the page was open too long').waitFor();
+    await page.getByLabel('Email').fill(manager.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Back on the inbox, with its filter, and the text typed before is in its field again.
+    await page.getByRole('heading', { name: 'Reviews', level: 1 }).waitFor();
+    assert.match(page.url(), /\/reviews\?rating_max=2$/);
+    const article = page.getByRole('article').filter({ hasText: 'The lift was out of order.' });
+    assert.equal(await article.getByLabel('Reply').inputValue(), draft);
+    await article.getByText('Your reply typed earlier and not yet saved is back.').waitFor();
+    assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().owner_reply, null, 'nothing was saved while signed out');
+
+    await article.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByRole('article').filter({ hasText: draft }).getByRole('heading', { name: 'Your reply' }).waitFor();
+    assert.equal((await t.api(key, 'GET', `/reviews/${review.id}`)).json().owner_reply, draft);
+    // Saved: the browser keeps no copy, and the next visit says nothing of a draft.
+    await page.goto(`${base}/reviews`);
+    assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('repute-draft:')).length), 0);
+    assert.equal(await page.getByText('not yet saved is back').count(), 0);
+  } finally {
+    await browser?.close();
   }
 });

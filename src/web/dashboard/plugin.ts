@@ -16,7 +16,7 @@ import { renderError } from '../error-page.ts';
 import type { NavEntry } from './render.ts';
 import { showLogin } from './login-form.ts';
 import { pageTranslator, renderPage } from './render.ts';
-import { csrfBinding, languageOf, SESSION_COOKIE } from './session.ts';
+import { csrfBinding, formPage, languageOf, SESSION_COOKIE } from './session.ts';
 
 /** A dashboard page: its routes, and the navigation entries it adds to the frame. */
 export interface DashboardPage {
@@ -84,7 +84,8 @@ export function dashboardRoutes(pages: readonly DashboardPage[]): (web: FastifyI
         // in another tab, expired, the browser restarted), or none at all. It answers 403 (the
         // contract), with the sign-in form and why: the way on is to sign in again.
         if (csrfFault(thrown) && request.signedIn === null) {
-          return showLogin(request, reply.status(403), { email: '', next: '/', fault: null, notice: t('login.expired') });
+          // Signed in again, the user is back on the page the form was on (an inbox reply's text waits there: keep-drafts.js).
+          return showLogin(request, reply.status(403), { email: '', next: formPage(request), fault: null, notice: t('login.expired') });
         }
         const error = httpErrorOf(thrown, request);
         reply.status(error.status).headers(error.headers);

@@ -4,6 +4,7 @@
 // unhide. Forms post and come back to the same filtered page (303), so no script is needed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { KEEP_DRAFTS_JS } from '../locations.ts';
 import { cursorsFor, filterBinding } from '../../http/pagination.ts';
 import { ENGINE_LANGUAGES } from '../../extraction/types.ts';
 import { DomainError, FieldsInvalid, invalid } from '../../lib/errors.ts';
@@ -224,6 +225,9 @@ export const reviewsPage: DashboardPage = {
         // A later page leads back to the first, with the same filters.
         newest: cursorParam === null ? null : here,
         canAnswer: roleAtLeast(userOf(request).role, 'manager'),
+        // Replies typed and not yet saved are kept in the browser per user (keep-drafts.js): another
+        // user of the same browser gets none of them.
+        draftsOf: userOf(request).userId, scripts: [KEEP_DRAFTS_JS],
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
         languageName: (code: string) => languageName(code, languageOf(request)),
         drafts: fault?.drafts ?? kept?.drafts ?? null, focusNotice: kept?.focus === 'sent', focusReview: kept?.focus === 'sent' ? null : kept?.focus ?? null,

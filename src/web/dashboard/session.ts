@@ -44,6 +44,19 @@ export function safeNext(next: unknown): string {
 }
 
 /**
+ * The page a form was sent from, to return to after signing in again (a session that ended between
+ * the page and its form): the form's own `back` address when it has one (the inbox's, with its
+ * filters), else the section its address belongs to (POST /reviews/{id}/reply → /reviews,
+ * /settings/webhooks/{id} → /settings/webhooks). Referer is not sent (Referrer-Policy no-referrer).
+ */
+export function formPage(request: FastifyRequest): string {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (typeof body?.back === 'string' && body.back !== '') return safeNext(body.back);
+  const segments = (request.url.split('?')[0] ?? '/').split('/').filter(Boolean);
+  return safeNext(`/${segments.slice(0, segments[0] === 'settings' ? 2 : 1).join('/')}`);
+}
+
+/**
  * preHandler of a dashboard route: without a session a GET goes to /login?next=<this page> (other
  * methods to /login), a role below `least` answers 403, and so does a page of a `feature` the
  * account's plan leaves out (the plan decides what exists at all, on the pages as in the API).
