@@ -35,3 +35,9 @@ test('German, with the topic named by the page; a fall of one point; no comparis
 test('a language without sentences of its own gets English', () => {
   assert.deepEqual(recommendationText(facts, 'fr'), recommendationText(facts, 'en'));
 });
+
+test('a share that did not move is said to be unchanged, not "up 0 points"', () => {
+  const same: RecommendationFacts = { ...facts, before: { negative: 6, total: 10 } };
+  assert.match(recommendationText(same, 'en').body, /In the 90 days before: 6 of 10 \(60 %\), unchanged\./);
+  assert.match(recommendationText(same, 'de', 'Frühstück').body, /In den 90 Tagen davor: 6 von 10 \(60 %\), unverändert\./);
+});

@@ -21,7 +21,7 @@ const ENGLISH: Sentences = {
   title: (topic, node, share) => `${topic} at ${node}: ${share} of mentions negative`,
   recent: (negative, total, topic, node, share) => `${negative} of ${total} mentions of ${topic} at ${node} in the last 90 days are negative (${share}).`,
   before: (negative, total, share, rose, points) =>
-    `In the 90 days before: ${negative} of ${total} (${share}), ${rose ? 'up' : 'down'} ${points} ${points === 1 ? 'point' : 'points'}.`,
+    `In the 90 days before: ${negative} of ${total} (${share}), ${points === 0 ? 'unchanged' : `${rose ? 'up' : 'down'} ${points} ${points === 1 ? 'point' : 'points'}`}.`,
   others: (share) => `At the account's other properties: ${share} negative.`,
   quotes: (quoted) => `Guests wrote: ${quoted.map((q) => `“${q}”`).join(' ')}`,
   impact: (gain) => `about +${gain.toFixed(2)} on the average rating (of 5)`,
@@ -34,7 +34,7 @@ const GERMAN: Sentences = {
   recent: (negative, total, topic, node, share) =>
     `${negative} von ${total} Erwähnungen von ${topic} in ${node} in den letzten 90 Tagen sind negativ (${share}).`,
   before: (negative, total, share, rose, points) =>
-    `In den 90 Tagen davor: ${negative} von ${total} (${share}), jetzt ${points} ${points === 1 ? 'Prozentpunkt' : 'Prozentpunkte'} ${rose ? 'mehr' : 'weniger'}.`,
+    `In den 90 Tagen davor: ${negative} von ${total} (${share}), ${points === 0 ? 'unverändert' : `jetzt ${points} ${points === 1 ? 'Prozentpunkt' : 'Prozentpunkte'} ${rose ? 'mehr' : 'weniger'}`}.`,
   others: (share) => `In den anderen Hotels des Kontos: ${share} negativ.`,
   quotes: (quoted) => `Gäste schrieben: ${quoted.map((q) => `„${q}“`).join(' ')}`,
   impact: (gain) => `etwa +${germanNumber.format(gain)} auf die Durchschnittsbewertung (von 5)`,
