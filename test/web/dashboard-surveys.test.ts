@@ -35,8 +35,9 @@ eachDatabase('surveys: counts and NPS of the reach, responses with answers, no e
   assert.match(detail.body, /Loved the &lt;b&gt;view&lt;\/b&gt;/);
   // Which survey is open, and each response's hotel with its score out of 10.
   assert.match(detail.body, /<tr class="current" aria-current="true"><th scope="row"><a [^>]*>Post-stay &lt;survey&gt;<\/a>/);
-  assert.match(detail.body, /<strong>Open below: Post-stay &lt;survey&gt;<\/strong>/);
+  assert.match(detail.body, /<strong>Shown below: Post-stay &lt;survey&gt;<\/strong>/);
   assert.match(detail.body, /<p class="muted">Lake Lodge · Overall score: 3 of 10<\/p>/);
+  assert.match(detail.body, /else the ratings’ average put on 0–10 \(4 of 5 is 7\.5\)/, 'what the score is made of');
   assert.equal((detail.body.match(/<p class="muted">Harbour Hotel · Overall score: (10|9) of 10<\/p>/g) ?? []).length, 2);
   assert.ok(!detail.body.includes('guest@example.com'), 'never the respondent\'s e-mail');
   assert.equal((await client.get(`/surveys?survey=${foreign.id}`)).statusCode, 404);
@@ -251,7 +252,7 @@ eachDatabase('surveys: a manager makes a draft of the standard post-stay survey 
   const surveyId = /survey=([0-9a-f-]{36})/.exec(String(published.headers.location))?.[1];
   const detail = (await manager.get(`/surveys?survey=${surveyId}&done=published`)).body;
   assert.match(detail, /The survey is published: /);
-  assert.match(detail, /<strong>Open below: Harbour &lt;after stay&gt;<\/strong>/);
+  assert.match(detail, /<strong>Shown below: Harbour &lt;after stay&gt;<\/strong>/);
   const survey = await t.ctx.db.selectFrom('surveys').select(['status', 'primary_language', 'node_id']).where('id', '=', surveyId!).executeTakeFirstOrThrow();
   assert.deepEqual([survey.status, survey.primary_language, survey.node_id], ['published', 'de', tree.properties[0]]);
   // Guests answer it in their language: the standard questions are written in five.

@@ -11,6 +11,18 @@ import type { DashboardPage } from './plugin.ts';
 import { pageTranslator, renderPage } from './render.ts';
 import { languageOf, requireUser, scopeOf } from './session.ts';
 
+/** A month of the table ("2026-11") as the page's language names it, as the chart's axis does ("Nov 2026", "Nov. 2026"). */
+const monthFormats = new Map<string, Intl.DateTimeFormat>();
+function monthName(yearMonth: string, language: string): string {
+  let format = monthFormats.get(language);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(language, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+    monthFormats.set(language, format);
+  }
+  const [year, month] = yearMonth.split('-').map(Number);
+  return format.format(Date.UTC(year!, month! - 1, 1));
+}
+
 export const analyticsPage: DashboardPage = {
   nav: [{ href: '/analytics', label: 'nav.analytics', least: 'viewer', feature: 'analytics' }],
   routes(web, ctx: AppContext) {
@@ -25,6 +37,7 @@ export const analyticsPage: DashboardPage = {
       const view = await analyticsView(ctx.db, principal, properties.map((p) => p.id), new Date(), chosen?.id ?? null);
       return renderPage(request, reply, 'dashboard/analytics.eta', {
         title: t('analytics.title'), view, names: new Map(properties.map((p) => [p.id, p.name])), properties, chosen,
+        monthName: (yearMonth: string) => monthName(yearMonth, languageOf(request)),
         chart: JSON.stringify({ months: view.months, series: view.series.map((x) => ({ ...x, platform: platformName(x.platform) })), monthLabel: t('analytics.month') }),
         styles: ['/assets/uPlot.min.css'], scripts: ['/assets/uPlot.iife.min.js', '/assets/score-chart.js'],
       }, analyticsCatalog);
