@@ -134,6 +134,8 @@ test('a REDIS_URL that does not answer at start is said once, with the password 
     assert.ok(warning, out);
     assert.match(warning!, new RegExp(`REDIS_URL redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redisPort}/0 did not answer at start: this instance counts rate limits in its own memory until Redis answers`));
     assert.doesNotMatch(out, /r3dis-pw/);
+    // Without REPUTE_ADMIN_TOKEN the admin API does not exist on the network (a 404 for every path): said once at start.
+    assert.match(out, /the admin API \(\/admin\/v1\) is off: REPUTE_ADMIN_TOKEN is not set/);
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
