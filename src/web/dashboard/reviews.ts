@@ -215,6 +215,7 @@ export const reviewsPage: DashboardPage = {
         }
         return label;
       };
+      const canAnswer = roleAtLeast(userOf(request).role, 'manager');
       return renderPage(request, reply, 'dashboard/reviews.eta', {
         title: t('reviews.title'), form, propertyOptions: form.node_id === '' ? options : web.view('dashboard/property-options.eta', { properties, selected: form.node_id }), platforms: PLATFORMS, page, names, back, ratingLabel,
         // After a reply (?sent=<review id>#sent): said inside the review when the page still shows it,
@@ -224,10 +225,10 @@ export const reviewsPage: DashboardPage = {
         next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
         // A later page leads back to the first, with the same filters.
         newest: cursorParam === null ? null : here,
-        canAnswer: roleAtLeast(userOf(request).role, 'manager'),
+        canAnswer,
         // Replies typed and not yet saved are kept in the browser per user (keep-drafts.js): another
         // user of the same browser gets none of them.
-        draftsOf: userOf(request).userId, scripts: [KEEP_DRAFTS_JS],
+        draftsOf: userOf(request).userId, scripts: canAnswer ? [KEEP_DRAFTS_JS] : [],
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
         languageName: (code: string) => languageName(code, languageOf(request)),
         drafts: fault?.drafts ?? kept?.drafts ?? null, focusNotice: kept?.focus === 'sent', focusReview: kept?.focus === 'sent' ? null : kept?.focus ?? null,
