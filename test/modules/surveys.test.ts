@@ -436,4 +436,10 @@ eachDatabase('an imported response without overall_score gets the one the survey
   const unknown = await response(t, s.id, { node_id: tree.properties[0], answers: [answer('elsewhere', 'rating', 4)] });
   const scores = new Map(((await get(t, key, `/surveys/${s.id}/responses?limit=10`)).data as any[]).map((r) => [r.id, r.overall_score]));
   assert.deepEqual([withNps.id, ratingsOnly.id, given.id, unknown.id].map((id) => scores.get(id)), [9, 7.5, 3, null]);
+  // A survey stored with a definition of no pages at all ({}, which the admin API takes): the NPS answer still scores, a rating cannot.
+  const bare = await survey(t, tree.accountId, { node_id: tree.root, definition: {} });
+  const bareNps = await response(t, bare.id, { node_id: tree.properties[0], answers: [answer('nps', 'nps', 6)] });
+  const bareRating = await response(t, bare.id, { node_id: tree.properties[0], answers: [answer('room', 'rating', 4)] });
+  const bareScores = new Map(((await get(t, key, `/surveys/${bare.id}/responses?limit=10`)).data as any[]).map((r) => [r.id, r.overall_score]));
+  assert.deepEqual([bareScores.get(bareNps.id), bareScores.get(bareRating.id)], [6, null]);
 });

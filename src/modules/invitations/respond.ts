@@ -12,7 +12,7 @@ import { parseJson } from '../../lib/json.ts';
 import { nowIso } from '../../lib/time.ts';
 import { findNode } from '../nodes/repository.ts';
 import { PROPERTY } from '../nodes/service.ts';
-import { overallScore, type ParsedForm, parseForm } from '../surveys/answers.ts';
+import { overallScore, type ParsedForm, parseForm, ratingScales } from '../surveys/answers.ts';
 import { type Definition, languagesOf, parseDefinition } from '../surveys/definition.ts';
 import { findResponseRow, findSurveyRow, startResponse, submitResponse } from '../surveys/service.ts';
 import * as repo from './repository.ts';
@@ -109,7 +109,7 @@ export async function submitInvitation(db: Kysely<DB>, token: string, body: Reco
         responseId = (await repo.findBySurveyToken(trx, invitation.survey_token_hash))?.response_id ?? null;
       }
     }
-    if (responseId !== null && (await submitResponse(trx, responseId, form.answers, overallScore(view.definition, form.answers)))) {
+    if (responseId !== null && (await submitResponse(trx, responseId, form.answers, overallScore(ratingScales(view.definition), form.answers)))) {
       await repo.updateInvitation(trx, invitation.id, { answered_at: now, updated_at: now });
     }
   });
@@ -139,7 +139,7 @@ export async function submitPublic(db: Kysely<DB>, surveyId: string, nodeId: str
   if (form.faults.size > 0) return { kind: 'form', survey: view, language: null, form };
   await inTransaction(db, async (trx) => {
     const responseId = await startResponse(trx, survey, property, 'qr_code');
-    await submitResponse(trx, responseId, form.answers, overallScore(view.definition, form.answers));
+    await submitResponse(trx, responseId, form.answers, overallScore(ratingScales(view.definition), form.answers));
   });
   return { kind: 'thanks', survey: view, language: null };
 }

@@ -96,15 +96,18 @@ export function parseForm(definition: Definition, form: Record<string, unknown>)
   return { answers, faults, entered };
 }
 
+/** Each rating question's scale, by question id: what overallScore maps ratings from. */
+export const ratingScales = (definition: Definition): Map<string, number> =>
+  new Map(definition.pages.flatMap((p) => p.questions).flatMap((q) => (q.type === 'rating' ? [[q.id, q.scale] as const] : [])));
+
 /**
  * The response's overall score (0–10): its NPS answer when it has one; else the mean of its rating
  * answers, each mapped linearly from 1…scale onto 0…10 (so 5 of 5 is 10 and 1 of 5 is 0), to one
  * decimal; else null.
  */
-export function overallScore(definition: Definition, answers: ReadonlyArray<{ question_id: string; question_type: string; numeric_value?: number | null }>): number | null {
+export function overallScore(scales: ReadonlyMap<string, number>, answers: ReadonlyArray<{ question_id: string; question_type: string; numeric_value?: number | null }>): number | null {
   const nps = answers.find((a) => a.question_type === 'nps' && a.numeric_value != null);
   if (nps) return nps.numeric_value!;
-  const scales = new Map(definition.pages.flatMap((p) => p.questions).flatMap((q) => (q.type === 'rating' ? [[q.id, q.scale] as const] : [])));
   // Answers imported through the admin API may name a question the definition lacks: they have no scale to map from.
   const ratings = answers.flatMap((a) => {
     const scale = scales.get(a.question_id);

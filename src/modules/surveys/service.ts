@@ -16,7 +16,7 @@ import { timeRange } from '../../http/time-range.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { NOT_WITHIN_REACH, requireAccountNode } from '../nodes/service.ts';
 import { overallScore, type ParsedAnswer } from './answers.ts';
-import { type Definition, parseDefinition } from './definition.ts';
+import { parseDefinition } from './definition.ts';
 import * as repo from './repository.ts';
 import { POST_STAY_TEMPLATE } from './templates.ts';
 import type { ResponseCreated, ResponseInput, ResponseListQuery, Survey, SurveyAnswer, SurveyDetail, SurveyInput, SurveyResponse } from './schemas.ts';
@@ -145,9 +145,23 @@ export async function publishSurvey(db: Kysely<DB>, surveyId: string): Promise<S
   });
 }
 
-/** The survey's questions as published (as drafted, for a survey not yet published). */
-const definitionOf = (survey: SurveyRow): Definition =>
-  parseJson<Definition>(survey.published_definition ?? survey.definition, { pages: [] });
+/**
+ * The rating scales of the survey as published (as drafted, for a survey not yet published), for
+ * scoring imported answers. The admin API stores any object as a definition ({} included): only a
+ * rating question with an id and a whole scale above 1 counts.
+ */
+function storedRatingScales(survey: SurveyRow): Map<string, number> {
+  const stored = parseJson<{ pages?: unknown } | null>(survey.published_definition ?? survey.definition, null);
+  const pages: unknown[] = Array.isArray(stored?.pages) ? stored.pages : [];
+  const scales = new Map<string, number>();
+  for (const page of pages) {
+    const questions = (page as { questions?: unknown } | null)?.questions;
+    for (const q of Array.isArray(questions) ? questions : []) {
+      if (typeof q?.id === 'string' && q.type === 'rating' && Number.isInteger(q.scale) && q.scale > 1) scales.set(q.id, q.scale);
+    }
+  }
+  return scales;
+}
 
 /** Stores a response and its answers; a completed one emits survey.response_completed in the same transaction. */
 export async function createResponse(db: Kysely<DB>, surveyId: string, input: ResponseInput, importKey: string | null = null): Promise<ResponseCreated> {
@@ -163,7 +177,7 @@ export async function createResponse(db: Kysely<DB>, surveyId: string, input: Re
       // Left out of a completed one, it is what the survey page makes of the answers when they are
       // submitted (surveys.md): the NPS answer, else the ratings' mean on 0–10. A started one has none yet.
       channel: input.channel,
-      overall_score: input.overall_score ?? (completed ? overallScore(definitionOf(survey), input.answers ?? []) : null),
+      overall_score: input.overall_score ?? (completed && input.answers?.length ? overallScore(storedRatingScales(survey), input.answers) : null),
       respondent_email: input.respondent_email ?? null,
       context: input.context == null ? null : JSON.stringify(input.context),
       token: input.token ?? null,
