@@ -88,7 +88,8 @@ const en = {
   'users.colActions': 'Actions',
   'users.changeRole': 'Change role',
   // Not "Role of …": a look-up of the create form's Role field by label (a substring match) would find every row's too.
-  'users.roleOf': 'Role of {email}',
+  // Not "Role of …": a browser test's getByLabel('Role') (a substring) must find the create form's field only.
+  'users.roleOf': 'Set {email} to',
   'users.remove': 'Remove',
   'users.removed': 'The user is removed; their sessions have ended.',
   'users.roleChanged': 'The role is changed.',
@@ -175,7 +176,7 @@ export const settingsCatalog: PageCatalogs<SettingsKey> = {
     'users.colCreated': 'Erstellt',
     'users.colActions': 'Aktionen',
     'users.changeRole': 'Rolle ändern',
-    'users.roleOf': 'Rolle von {email}',
+    'users.roleOf': '{email} ändern in',
     'users.remove': 'Entfernen',
     'users.removed': 'Der Benutzer ist entfernt; seine Sitzungen sind beendet.',
     'users.roleChanged': 'Die Rolle ist geändert.',
