@@ -153,6 +153,9 @@ function inboxUrl(form: FilterForm): string {
   return query === '' ? '/reviews' : `/reviews?${query}`;
 }
 
+/** An inbox address with one more query parameter (`value` encoded). */
+const withParam = (url: string, name: string, value: string): string => `${url}${url.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
+
 /**
  * Only an inbox address of this site (no open redirect through the hidden `back` field), in the
  * printable ASCII a Location header carries: the page writes it so (inboxUrl), and anything else
@@ -203,8 +206,8 @@ export const reviewsPage: DashboardPage = {
       const { names, options } = made(properties);
       const here = inboxUrl(form);
       // Where the page's forms come back to: this very page, its cursor included (page 2 stays page 2).
-      const cursorParam = typeof raw.cursor === 'string' && raw.cursor !== '' ? `cursor=${encodeURIComponent(raw.cursor)}` : null;
-      const back = cursorParam === null ? here : `${here}${here.includes('?') ? '&' : '?'}${cursorParam}`;
+      const cursor = typeof raw.cursor === 'string' && raw.cursor !== '' ? raw.cursor : null;
+      const back = cursor === null ? here : withParam(here, 'cursor', cursor);
       // A page has a few distinct ratings: each label is made once.
       const ratingLabels = new Map<number | null, string>();
       const ratingLabel = (rating: number | null): string => {
@@ -222,9 +225,9 @@ export const reviewsPage: DashboardPage = {
         // else at the top (a filter such as "not replied" now leaves it out); #sent lands on it either way.
         notice: typeof raw.sent === 'string' && raw.sent !== '' && fault === null ? t('reviews.sent') : null,
         sentId: typeof raw.sent === 'string' ? raw.sent : null,
-        next: page?.next_cursor ? `${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(page.next_cursor)}` : null,
+        next: page?.next_cursor ? withParam(here, 'cursor', page.next_cursor) : null,
         // A later page leads back to the first, with the same filters.
-        newest: cursorParam === null ? null : here,
+        newest: cursor === null ? null : here,
         canAnswer,
         // Replies typed and not yet saved are kept in the browser per user (keep-drafts.js): another
         // user of the same browser gets none of them.
@@ -235,7 +238,7 @@ export const reviewsPage: DashboardPage = {
         // A page answering a POST is reloaded as this GET (forget-post.js): the fault's review, the reply sent, the review hidden.
         pageUrl: fault !== null ? `${back}#review-${fault.reviewId}`
           : kept === null ? undefined
-          : kept.focus === 'sent' ? `${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(String(raw.sent))}` : `${back}#review-${kept.focus}`,
+          : kept.focus === 'sent' ? withParam(back, 'sent', String(raw.sent)) : `${back}#review-${kept.focus}`,
       }, reviewsCatalog);
     };
 
@@ -257,7 +260,7 @@ export const reviewsPage: DashboardPage = {
           reviewId: id, message: (fault.fields.get('text') ?? fault.general ?? '').replace(/^text\b/, 'reply'), drafts: draftsOf(request),
         });
       }
-      const sentUrl = `${back}${back.includes('?') ? '&' : '?'}sent=${encodeURIComponent(id)}`;
+      const sentUrl = withParam(back, 'sent', id);
       // Text typed into other reviews' fields goes with the form: shown again rather than lost to a redirect.
       const drafts = typedDrafts(request, id);
       if (drafts.size === 0) return reply.redirect(`${sentUrl}#sent`, 303);
