@@ -1,4 +1,4 @@
-// `repute users create`, `list` and `delete`: dashboard users. The password is asked for on
+// `repute users create`, `list`, `password` and `delete`: dashboard users. The password is asked for on
 // the terminal (not echoed) or read from --password-file (its first line): never an option value,
 // which would land in the shell history and the process list.
 import { readFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { CliError, EXIT_USAGE, printJson, printTable, withDatabase } from './sup
 
 // Loaded on use, not at the top: `repute --help` need not load the services.
 const services = () => import('../modules/users/service.ts');
+const passwords = () => import('../modules/users/password-change.ts');
 
 const ROLES = ['owner', 'manager', 'viewer'];
 
@@ -39,7 +40,7 @@ function askHidden(prompt: string): Promise<string> {
   });
 }
 
-async function passwordOf(file: string | undefined): Promise<string> {
+async function passwordOf(file: string | undefined, asked = 'Password'): Promise<string> {
   if (file !== undefined) {
     let text: string;
     try {
@@ -49,8 +50,8 @@ async function passwordOf(file: string | undefined): Promise<string> {
     }
     return text.split(/\r?\n/)[0] ?? '';
   }
-  const first = await askHidden('Password (12 characters or more): ');
-  const again = await askHidden('Password again: ');
+  const first = await askHidden(`${asked} (12 characters or more): `);
+  const again = await askHidden(`${asked} again: `);
   if (first !== again) throw new CliError('the two passwords differ', EXIT_USAGE);
   return first;
 }
@@ -87,6 +88,19 @@ export function registerUsers(program: Command): void {
         if (options.json) printJson({ data: list });
         else printTable(['USER ID', 'EMAIL', 'ROLE', 'NODE', 'CREATED'], list.map((u) => [u.id, u.email, u.role, u.node_name ?? '(whole account)', u.created_at]));
       });
+    });
+
+  users.command('password')
+    .description('set a new password for a user who forgot theirs: every session of the user ends (a user who knows theirs changes it under Your account)')
+    .argument('<id>', 'the user\'s id (repute users list --account … shows it)')
+    .option('--password-file <path>', 'read the new password from the first line of this file instead of asking on the terminal')
+    .addHelpText('after', '\nExample:\n  $ repute users password 0b9e…c1 --password-file ./new-password.txt')
+    .action(async (id: string, options: { passwordFile?: string }) => {
+      const password = await passwordOf(options.passwordFile, 'New password');
+      const { resetPassword } = await passwords();
+      await withDatabase(async (database) => {
+        printJson({ ...(await resetPassword(database.db, id, password)), password_changed: true, sessions_ended: true });
+      }, { password: 'the password' });
     });
 
   users.command('delete')

@@ -1,5 +1,5 @@
-// `repute users create` and `repute users delete` as real child processes: the password from a file
-// (never an option), the user signs in to the dashboard, deletion ends its session.
+// `repute users create`, `list`, `password` and `delete` as real child processes: the password from a
+// file (never an option), the user signs in to the dashboard, a reset or deletion ends its sessions.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { createTree } from '../support/factories.ts';
 import { DashboardClient, PASSWORD, signedIn } from '../support/dashboard.ts';
 import { cliDatabaseUrl, cliEnv, repute, reputeJson } from './run.ts';
 
-eachDatabase('CLI creates a user from a password file, who signs in; users delete ends its session', async (t) => {
+eachDatabase('CLI creates a user from a password file, who signs in; users password and users delete end its sessions', async (t) => {
   const tree = await createTree(t);
   const env = cliEnv(cliDatabaseUrl(t.testDb));
   const dir = mkdtempSync(join(tmpdir(), 'repute-users-'));
@@ -46,9 +46,28 @@ eachDatabase('CLI creates a user from a password file, who signs in; users delet
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /account not found/);
 
+    // A user who forgot the password: the operator sets a new one, every session of the user ends.
+    writeFileSync(file, 'a new password for the GM\n');
+    assert.deepEqual(await reputeJson(['users', 'password', user.id, '--password-file', file], env),
+      { id: user.id, email: 'GM@harbour.example', password_changed: true, sessions_ended: true });
+    assert.equal((await client.get('/')).statusCode, 303, 'the session with the old password ended');
+    assert.equal((await new DashboardClient(t).signIn('gm@harbour.example')).statusCode, 401, 'the old password no longer signs in');
+    const again = await signedIn(t, 'gm@harbour.example', 'a new password for the GM');
+    writeFileSync(file, 'short\n');
+    const shortReset = await repute(['users', 'password', user.id, '--password-file', file], env);
+    assert.equal(shortReset.code, 2);
+    assert.match(shortReset.stderr, /password must be 12 to 1024 characters long/);
+    const nobody = await repute(['users', 'password', '01234567-89ab-7def-8123-456789abcdef', '--password-file', file.replace('password', 'missing')], env);
+    assert.equal(nobody.code, 2, 'an unreadable file is named before anything else');
+    assert.match(nobody.stderr, /--password-file .*missing cannot be read/);
+    writeFileSync(file, 'a long enough password\n');
+    const unknownUser = await repute(['users', 'password', '01234567-89ab-7def-8123-456789abcdef', '--password-file', file], env);
+    assert.equal(unknownUser.code, 1);
+    assert.match(unknownUser.stderr, /user not found/);
+
     assert.deepEqual(await reputeJson(['users', 'delete', user.id], env), { id: user.id, deleted: true });
-    assert.equal((await client.get('/')).statusCode, 303);
-    assert.equal((await new DashboardClient(t).signIn('gm@harbour.example')).statusCode, 401);
+    assert.equal((await again.get('/')).statusCode, 303);
+    assert.equal((await new DashboardClient(t).signIn('gm@harbour.example', 'a new password for the GM')).statusCode, 401);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,6 +26,17 @@ export async function updateUser(db: Kysely<DB>, id: string, changes: Partial<Pi
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
+export async function setPasswordHash(db: Kysely<DB>, id: string, hash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+}
+
+/** Ends every session of the user but `keepHash` (null: every one). */
+export async function deleteSessionsOfUser(db: Kysely<DB>, userId: string, keepHash: string | null): Promise<void> {
+  let query = db.deleteFrom('user_sessions').where('user_id', '=', userId);
+  if (keepHash !== null) query = query.where('id_hash', '!=', keepHash);
+  await query.execute();
+}
+
 /** Deletes the user and every session of it; false when there was no such user. */
 export async function deleteUser(db: Kysely<DB>, id: string): Promise<boolean> {
   await db.deleteFrom('user_sessions').where('user_id', '=', id).execute();

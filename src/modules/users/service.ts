@@ -13,8 +13,9 @@ import { nowIso } from '../../lib/time.ts';
 import { requireAccount } from '../accounts/service.ts';
 import { NOT_WITHIN_REACH, requireAccountNode } from '../nodes/service.ts';
 import { hashPassword } from './password.ts';
+import { passwordFault } from './password-change.ts';
 import * as repo from './repository.ts';
-import { LANGUAGES, type Language, PASSWORD_MAX, PASSWORD_MIN, type Role, ROLES, type User, type UserInput } from './schemas.ts';
+import { LANGUAGES, type Language, type Role, ROLES, type User, type UserInput } from './schemas.ts';
 
 export const toUser = (row: UserRow): User => ({ id: row.id, email: row.email, role: row.role as Role, node_id: row.node_id, created_at: row.created_at });
 
@@ -27,12 +28,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function checkInput(input: UserInput): void {
   const faults: Array<{ field: string; message: string }> = [];
   if (input.email.length > 254 || !EMAIL.test(input.email)) faults.push({ field: 'email', message: 'email must be an e-mail address (name@domain)' });
-  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) {
-    faults.push({ field: 'password', message: `password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long` });
-  } else if (input.password.trim() === '') {
-    // Twelve spaces pass the length and guard nothing.
-    faults.push({ field: 'password', message: 'password must not be only spaces' });
-  }
+  const passwordRule = passwordFault(input.password, 'password');
+  if (passwordRule) faults.push({ field: 'password', message: passwordRule });
   if (!(ROLES as readonly string[]).includes(input.role)) faults.push({ field: 'role', message: `role must be one of: ${ROLES.join(', ')}` });
   if (faults.length > 0) throw new FieldsInvalid(faults);
 }

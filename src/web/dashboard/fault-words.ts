@@ -44,7 +44,13 @@ const RULES: Array<[RegExp, Words]> = [
   }],
   [/ must (?:match format "email"|be an e-mail address \(name@domain\))$/, { en: () => 'Please enter an e-mail address.', de: () => 'Bitte geben Sie eine E-Mail-Adresse ein.' }],
   [/ must be (\d+) to (\d+) characters long$/, { en: (n, m) => `Please use ${n} to ${m} characters.`, de: (n, m) => `Bitte verwenden Sie ${n} bis ${m} Zeichen.` }],
-  [/^password must not be only spaces$/, { en: () => 'Please choose a password of more than spaces.', de: () => 'Bitte wählen Sie ein Passwort, das nicht nur aus Leerzeichen besteht.' }],
+  [/^(?:new_)?password must not be only spaces$/, { en: () => 'Please choose a password of more than spaces.', de: () => 'Bitte wählen Sie ein Passwort, das nicht nur aus Leerzeichen besteht.' }],
+  [/^repeat_password must be the same as new_password$/, {
+    en: () => 'The two new passwords differ: please type the same one twice.', de: () => 'Die beiden neuen Passwörter unterscheiden sich: Bitte geben Sie zweimal dasselbe ein.',
+  }],
+  [/^new_password must differ from the current password$/, {
+    en: () => 'This is your current password: please choose a new one.', de: () => 'Das ist Ihr aktuelles Passwort: Bitte wählen Sie ein neues.',
+  }],
   [/^email is already the e-mail of a user$/, {
     en: () => 'A user with this e-mail address already exists.', de: () => 'Es gibt bereits einen Benutzer mit dieser E-Mail-Adresse.',
   }],
