@@ -19,6 +19,7 @@ import { attempter } from './attempt.ts';
 import { type BreakerOptions, createBreaker, DEFAULT_BREAKER } from './breaker.ts';
 import { createRecorder } from './recorder.ts';
 import { refusalWarner } from './refusal-warning.ts';
+import { sealedWait } from './sealed-wait.ts';
 import { isSuccess } from './schedule.ts';
 import { aheadFor, AHEAD, claimLimit, claimPerEndpoint, claimRoom, claimsWereFull, lineRunningLow } from './slots.ts';
 import type { ClaimedDelivery, DeliveryStore } from './store.ts';
@@ -73,6 +74,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   const schedule = config.webhookRetryScheduleS;
   const attempt = attempter(config, sender);
   const warnIfRefused = refusalWarner(log);
+  const sealed = sealedWait(log);
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const stats = { attempts: 0, delivered: 0, failedAttempts: 0, claims: 0, flushes: 0 };
   // While the database is unavailable, claims and writes retry quietly and the worker says so once.
@@ -134,7 +136,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       const now = Date.now();
       const inHand = new Map(inFlight);
       for (const [id, queue] of waiting) inHand.set(id, (inHand.get(id) ?? 0) + queue.length);
-      const { room, excluded } = claimRoom(perEndpoint, breaker.limited(perEndpoint, now), inHand, paced);
+      const { room, excluded: full } = claimRoom(perEndpoint, breaker.limited(perEndpoint, now), inHand, paced);
+      const unopened = sealed.excluded(now);
+      const excluded = unopened.length === 0 ? full : [...full, ...unopened];
       let claimed: ClaimedDelivery[];
       try {
         claimed = await store.claim({
@@ -194,12 +198,15 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
       waiting.delete(endpointId);
       waiting.set(endpointId, queue);
     }
-    if (giveBack.length > 0) {
-      held -= giveBack.length;
-      store.release(giveBack, isoAt(now)).catch((error: unknown) => {
-        if (!outage.failed(error)) log.warn({ err: error }, 'webhook worker: giving deliveries back failed; their leases will expire');
-      });
-    }
+    if (giveBack.length > 0) release(giveBack, now);
+  }
+
+  /** Hands deliveries back to the queue, due at `dueAt`. */
+  function release(deliveries: ClaimedDelivery[], dueAt: number): void {
+    held -= deliveries.length;
+    store.release(deliveries, isoAt(dueAt)).catch((error: unknown) => {
+      if (!outage.failed(error)) log.warn({ err: error }, 'webhook worker: giving deliveries back failed; their leases will expire');
+    });
   }
 
   function start(d: ClaimedDelivery): void {
@@ -210,9 +217,18 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Deli
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
-    const { record, outcome } = await attempt(d);
+    const attempted = await attempt(d);
     active -= 1;
     count(inFlight, d.endpointId, -1);
+    if (attempted === null) {
+      // Its secret cannot be opened: this one and the endpoint's others in hand wait (sealed-wait.ts).
+      const queue = waiting.get(d.endpointId);
+      waiting.delete(d.endpointId);
+      release([d, ...(queue?.toArray() ?? [])], sealed.hold(d.endpointId, Date.now()));
+      if (!stopped) dispatch();
+      return;
+    }
+    const { record, outcome } = attempted;
     const ok = isSuccess(outcome.statusCode);
     breaker.result(d.endpointId, ok, Date.now());
     pace(d.endpointId, outcome.durationMs);

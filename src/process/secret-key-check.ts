@@ -1,6 +1,6 @@
 // At start: is REPUTE_SECRET_KEY the key this database's webhook signing secrets were sealed with?
-// With another key every delivery fails ("the signing secret cannot be decrypted") and the survey
-// links already sent are invalid, which an operator would otherwise learn from a delivery log.
+// With another key no delivery can be signed (they wait: src/delivery/sealed-wait.ts) and the survey
+// links already sent are invalid, which an operator would otherwise learn only from a guest.
 // One endpoint is enough to tell; without any there is nothing sealed to check.
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
@@ -14,7 +14,7 @@ export async function checkSecretKey(db: Kysely<DB>, key: Buffer, log: { error(o
     open(key, row.secret_enc, row.id);
     return true;
   } catch {
-    log.error({ endpointId: row.id }, 'REPUTE_SECRET_KEY is not the key this database was written with: webhook deliveries will fail and survey links already sent are invalid (set the original key)');
+    log.error({ endpointId: row.id }, 'REPUTE_SECRET_KEY is not the key this database was written with: webhook deliveries wait (no attempt is spent) and survey links already sent are invalid (set the original key)');
     return false;
   }
 }

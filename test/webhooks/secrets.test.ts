@@ -16,7 +16,7 @@ import { checkSecretKey } from '../../src/process/secret-key-check.ts';
 import { createTestApp, dialects, freshDatabase, testEnv, ADMIN_TOKEN } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { createEndpoint, WEBHOOK_ENV } from './helpers.ts';
+import { createEndpoint, sleep, until, verified, WEBHOOK_ENV } from './helpers.ts';
 
 test('node:crypto signatures verify with the standardwebhooks library, and match its own', () => {
   const secret = newSecret();
@@ -124,3 +124,65 @@ test('at start, a REPUTE_SECRET_KEY that cannot open this database\'s webhook se
     await t.close();
   }
 });
+
+for (const dialect of dialects) {
+  test(`a delivery whose secret another key sealed waits without spending an attempt; the right key, or a new secret, sends it [${dialect}]`, async () => {
+    const t = await createTestApp(dialect, { env: WEBHOOK_ENV });
+    const receiver = await startReceiver();
+    const errors: string[] = [];
+    const log = { debug() {}, info() {}, warn() {}, error: (_object: object, message: string) => errors.push(message) };
+    const otherKey = { ...t.config, secretKey: Buffer.alloc(32, 9) };
+    const workers: Array<ReturnType<typeof startWorker>> = [];
+    const run = (config: typeof t.config) => {
+      const w = startWorker({ store: t.ctx.stores.deliveries, commits: t.testDb.database.commits, config, log });
+      workers.push(w);
+      return w;
+    };
+    const row = (endpointId: string) => t.ctx.db.selectFrom('webhook_deliveries').select(['status', 'attempt_count', 'next_attempt_at'])
+      .where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
+    const attemptsOf = async (endpointId: string) => (await t.ctx.db.selectFrom('webhook_attempts').innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+      .select('webhook_attempts.id').where('webhook_deliveries.endpoint_id', '=', endpointId).execute()).length;
+    try {
+      const tree = await createTree(t);
+      const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
+      const { endpoint, secret } = await createEndpoint(t, key, receiver.url, ['review.received']);
+      assert.equal((await t.api(key, 'POST', `/webhooks/${endpoint.id}/test`)).statusCode, 200);
+
+      // A worker started with another key: nothing is sent, no attempt is written, the delivery waits a minute.
+      const wrong = run(otherKey);
+      await until(async () => errors.length > 0, 10_000, 'the error about the key');
+      assert.match(errors[0]!, new RegExp(`webhook endpoint ${endpoint.id}: its signing secret cannot be opened with this REPUTE_SECRET_KEY`));
+      await until(async () => (await row(endpoint.id)).next_attempt_at > new Date(Date.now() + 30_000).toISOString(), 10_000, 'the delivery handed back for later');
+      await sleep(300); // several polls of the worker
+      await wrong.stop();
+      const waiting = await row(endpoint.id);
+      assert.equal(waiting.status, 'pending');
+      assert.equal(waiting.attempt_count, 0, 'no attempt of the schedule was spent');
+      assert.equal(await attemptsOf(endpoint.id), 0);
+      assert.equal(receiver.requests.length, 0);
+      assert.equal(errors.length, 1, 'said once, not on every poll');
+
+      // The original key back: the delivery goes out once it is due (made due now here, not in a minute).
+      await t.ctx.db.updateTable('webhook_deliveries').set({ next_attempt_at: new Date().toISOString() }).where('endpoint_id', '=', endpoint.id).execute();
+      const right = run(t.config);
+      await receiver.waitFor((r) => r.length === 1, 10_000, 'the delivery with the right key');
+      assert.ok(verified(secret, receiver.requests[0]!));
+      await right.stop();
+
+      // The original key lost for good: a new secret sealed with the key in use signs on its own,
+      // while the previous one (sealed with the lost key) cannot be opened.
+      const rotated = await t.api(key, 'POST', `/webhooks/${endpoint.id}/secret/rotate`, {});
+      assert.equal(rotated.statusCode, 200, rotated.body);
+      await t.ctx.db.updateTable('webhook_endpoints').set({ secret_enc: seal(otherKey.secretKey, rotated.json().secret, endpoint.id) }).where('id', '=', endpoint.id).execute();
+      assert.equal((await t.api(key, 'POST', `/webhooks/${endpoint.id}/test`)).statusCode, 200);
+      run(otherKey);
+      await receiver.waitFor((r) => r.length === 2, 10_000, 'the delivery signed with the new secret alone');
+      assert.ok(verified(rotated.json().secret, receiver.requests[1]!));
+      assert.equal(String(receiver.requests[1]!.headers['webhook-signature']).split(' ').length, 1, 'one signature: the previous secret could not be opened');
+    } finally {
+      for (const w of workers) await w.stop();
+      await receiver.close();
+      await t.close();
+    }
+  });
+}
