@@ -18,6 +18,7 @@ import * as extractionQueueByReview from './migrations/2026-11-27T0400-extractio
 import * as attemptsWithoutForeignKey from './migrations/2026-11-27T2300-attempts-without-foreign-key.ts';
 import * as deliveriesEventReference from './migrations/2026-11-28T1900-deliveries-event-reference.ts';
 import * as recommendationFacts from './migrations/2026-11-29T0600-recommendation-facts.ts';
+import * as passwordResets from './migrations/2026-11-29T1200-password-resets.ts';
 
 // Listed explicitly (not read from the folder) so they work the same under tsx and in a bundle.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T2300-attempts-without-foreign-key': attemptsWithoutForeignKey,
   '2026-11-28T1900-deliveries-event-reference': deliveriesEventReference,
   '2026-11-29T0600-recommendation-facts': recommendationFacts,
+  '2026-11-29T1200-password-resets': passwordResets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -374,6 +374,15 @@ export interface UserSessionTable {
   expires_at: string;
 }
 
+/** A link to choose a new password (src/modules/users/password-reset.ts). */
+export interface PasswordResetTable {
+  /** SHA-256 (hex) of the link's token: the token itself is only in the e-mail. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 /** SQLite's monotonic change stamp: one row (id 1), the last stamp handed out. */
 export interface ChangeClockTable {
   id: number;
@@ -407,6 +416,7 @@ export interface DB {
   webhook_attempts: WebhookAttemptTable;
   users: UserTable;
   user_sessions: UserSessionTable;
+  password_resets: PasswordResetTable;
   change_clock: ChangeClockTable;
 }
 

@@ -26,8 +26,32 @@ export async function updateUser(db: Kysely<DB>, id: string, changes: Partial<Pi
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
+/** A new password: every link to choose one (password_resets) ends with the old one. */
 export async function setPasswordHash(db: Kysely<DB>, id: string, hash: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+  await db.deleteFrom('password_resets').where('user_id', '=', id).execute();
+}
+
+export async function insertPasswordReset(db: Kysely<DB>, row: { token_hash: string; user_id: string; created_at: string; expires_at: string }): Promise<void> {
+  await db.insertInto('password_resets').values(row).execute();
+}
+
+/** The user of a live link (not past its end), or undefined. */
+export async function findPasswordReset(db: Kysely<DB>, tokenHash: string, now: string): Promise<{ user_id: string; email: string } | undefined> {
+  return db.selectFrom('password_resets').innerJoin('users', 'users.id', 'password_resets.user_id')
+    .select(['password_resets.user_id', 'users.email']).where('password_resets.token_hash', '=', tokenHash).where('password_resets.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Takes a live link (deletes it) and answers its user, or undefined: of two uses at once, one gets it. */
+export async function takePasswordReset(db: Kysely<DB>, tokenHash: string, now: string): Promise<string | undefined> {
+  const row = await db.deleteFrom('password_resets').where('token_hash', '=', tokenHash).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
+  return row?.user_id;
+}
+
+/** Forgets links past their end (any user's): called when a new one is made, so the table stays small. */
+export async function deleteEndedPasswordResets(db: Kysely<DB>, now: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('expires_at', '<=', now).execute();
 }
 
 /** Ends every session of the user but `keepHash` (null: every one). */
@@ -40,6 +64,7 @@ export async function deleteSessionsOfUser(db: Kysely<DB>, userId: string, keepH
 /** Deletes the user and every session of it; false when there was no such user. */
 export async function deleteUser(db: Kysely<DB>, id: string): Promise<boolean> {
   await db.deleteFrom('user_sessions').where('user_id', '=', id).execute();
+  await db.deleteFrom('password_resets').where('user_id', '=', id).execute();
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

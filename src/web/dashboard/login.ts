@@ -19,9 +19,9 @@ export const loginPage: DashboardPage = {
     web.get('/login', async (request, reply) => {
       const next = safeNext((request.query as { next?: unknown }).next);
       if (request.signedIn !== null) return reply.redirect(next, 303);
-      const query = request.query as { signed_out?: unknown; expired?: unknown };
+      const query = request.query as { signed_out?: unknown; expired?: unknown; reset?: unknown };
       const t = pageTranslator(languageOf(request));
-      const notice = query.signed_out === '1' ? t('login.signedOut') : query.expired === '1' ? t('login.expired') : null;
+      const notice = query.signed_out === '1' ? t('login.signedOut') : query.expired === '1' ? t('login.expired') : query.reset === '1' ? t('login.reset') : null;
       return showLogin(request, reply, { email: '', next, fault: null, notice });
     });
 

@@ -3,6 +3,7 @@
 import { accountPage } from './account.ts';
 import { loginPage } from './login.ts';
 import { overviewPage } from './overview.ts';
+import { passwordResetPage } from './password-reset.ts';
 import { reviewsPage } from './reviews.ts';
 import { insightsPage } from './insights.ts';
 import { analyticsPage } from './analytics.ts';
@@ -14,6 +15,7 @@ import { settingsWebhooksPage } from './settings-webhooks.ts';
 
 export const dashboardPages: DashboardPage[] = [
   loginPage,
+  passwordResetPage,
   overviewPage,
   reviewsPage,
   analyticsPage,
