@@ -43,7 +43,10 @@ export function fastifyOptions(logLevel: string, stream?: DestinationStream): Fa
     ...(logLevel === 'silent' ? {} : { childLoggerFactory: requestLogger }),
     genReqId,
     bodyLimit: MiB,
-    routerOptions: { ignoreTrailingSlash: true },
+    // No id is too long for the router: one longer than any real id then reaches its route, whose
+    // key check answers 401 without a key (before, the router's 100-character cap answered 404
+    // first), and whose look-up answers 404 with one. The request line stays under the 16 KiB cap.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
   };
 }
 

@@ -1,7 +1,8 @@
 // Answers given before any route runs, in the same { "error", "code" } envelope as the rest (or, for
 // a person's browser outside the JSON APIs, the same fault page): a path Fastify's router cannot
-// decode or match (bad % escape, over-long id) and requests Node's HTTP parser refuses (headers over
+// decode (a bad % escape) and requests Node's HTTP parser refuses (headers over
 // 16 KiB, malformed HTTP, a request that did not arrive in time).
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,16 +17,14 @@ const pathOf = (request: FastifyRequest): string => request.raw.url?.split('?')[
  */
 export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, pages: FaultPages): void {
   const answer = (status: number, message: string, code: ErrorCode): void => {
+    // Answered before the hooks that would add it (the router refused the request).
+    reply.header('x-request-id', request.id);
     if (pages.render !== null && wantsPage(request, pathOf(request))) void pages.render(request, reply, status, message);
     else void reply.status(status).send(envelope(message, code));
   };
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
       answer(400, `the path ${JSON.stringify(pathOf(request)).slice(0, 300)} is not a valid URL: it has a malformed % escape`, 'url_invalid');
-      return;
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      // An id longer than any real one: unknown like any other id (README: ids that are not UUIDs answer 404).
-      answer(404, `${pathOf(request).slice(0, 300)} not found`, 'not_found');
       return;
     default:
       request.log.error({ err: error }, 'request failed');
@@ -51,7 +50,8 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   if (!socket.writable || answering) return void socket.destroy();
   const [status, body] = parserAnswer(error);
   const json = JSON.stringify(body);
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+  // A fresh request id, as every other answer carries one (no request was read to take one from).
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${randomUUID()}\r\n`
     + `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
   // end() flushes the answer first; a client that never closes its side is cut off a second later.
   setTimeout(() => socket.destroy(), 1000).unref();

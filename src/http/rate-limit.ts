@@ -4,7 +4,7 @@
 // Redis neither fails nor slows a request: the instance counts in its own memory until Redis
 // answers again (and says so in the log).
 import { Redis } from 'ioredis';
-import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { ConfigError } from '../lib/config-error.ts';
 import { AppError } from './errors.ts';
 
@@ -297,11 +297,12 @@ export function enforceWindow(reply: FastifyReply, hit: WindowHit, max: number, 
 }
 
 /**
- * preValidation hook that counts the request against the key's window and sets the RateLimit-*
- * headers. It runs before validation, so a malformed request counts like any other: a client
- * cannot send unlimited invalid requests.
+ * preParsing hook that counts the request against the key's window and sets the RateLimit-*
+ * headers. It runs before the body is read, parsed and validated, so a malformed request (a body
+ * that is not JSON, of another media type, too large, or breaking the schema) counts like any other:
+ * a client cannot send unlimited invalid requests.
  */
-export function rateLimit(store: RateLimitStore, max: number, windowS: number): preValidationHookHandler {
+export function rateLimit(store: RateLimitStore, max: number, windowS: number): preParsingHookHandler {
   let lastWarning = 0;
   const windowMs = windowS * 1000;
   const count = (request: FastifyRequest, reply: FastifyReply, counted: WindowCount): void => {
@@ -315,7 +316,7 @@ export function rateLimit(store: RateLimitStore, max: number, windowS: number): 
   };
   // Callback-style on the hot path: the shared store's promise is the only wait, and a count kept
   // in this instance's memory passes without one.
-  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+  return (request, reply, payload, done) => {
     let waiting: Promise<WindowCount> | null = null;
     try {
       const counted = store.hit(request.principal.keyId, windowMs);
@@ -326,7 +327,7 @@ export function rateLimit(store: RateLimitStore, max: number, windowS: number): 
       return;
     }
     // done() runs the rest of the request, so it is called outside the try: its own errors are not a count's.
-    if (waiting === null) done();
-    else waiting.then((c) => count(request, reply, c)).then(() => done(), done);
+    if (waiting === null) done(null, payload);
+    else waiting.then((c) => count(request, reply, c)).then(() => done(null, payload), (error: Error) => done(error));
   };
 }

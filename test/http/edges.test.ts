@@ -1,10 +1,12 @@
 // Answers given before any route, over real sockets: headers too large (431), a malformed % in the
-// path (400), an over-long id (404), malformed HTTP (400), and a request that trickles in (408,
-// REQUEST_TIMEOUT_MS): each in the { "error", "code" } envelope, the connection then closed.
+// path (400), malformed HTTP (400), and a request that trickles in (408, REQUEST_TIMEOUT_MS): each in
+// the { "error", "code" } envelope with an X-Request-Id, the connection then closed. And an id of any
+// length reaches its route: 401 without a key, 404 with one.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { eachDatabase } from '../support/each-database.ts';
 import { ADMIN_TOKEN, type TestApp } from '../support/app.ts';
+import { createKey, createTree } from '../support/factories.ts';
 
 interface RawAnswer {
   status: number;
@@ -42,6 +44,7 @@ function assertEnvelope(answer: RawAnswer, status: number, code: string): void {
   assert.deepEqual(Object.keys(answer.body), ['error', 'code']);
   assert.equal(typeof answer.body.error, 'string');
   assert.equal(answer.body.code, code);
+  assert.match(answer.headers['x-request-id'] ?? '', /^[A-Za-z0-9._:-]{1,128}$/, 'every answer carries a request id');
 }
 
 async function listening(t: TestApp): Promise<number> {
@@ -60,13 +63,16 @@ eachDatabase('headers over 16 KiB answer 431, a malformed % escape 400, malforme
   assertEnvelope(await raw(port, ['NOT HTTP AT ALL\r\n\r\n']), 400, 'bad_request');
 });
 
-eachDatabase('an id of any length answers 404 like any unknown id, never 414', async (t) => {
+eachDatabase('an id of any length reaches its route: 401 without a key, 404 with one, never 414', async (t) => {
   const port = await listening(t);
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root, ['reviews:read']);
   for (const length of [101, 1000, 8000]) {
-    const answer = await raw(port, [get(`/api/v4/reviews/${'a'.repeat(length)}`)]);
-    assertEnvelope(answer, 404, 'not_found');
+    assertEnvelope(await raw(port, [get(`/api/v4/reviews/${'a'.repeat(length)}`)]), 401, 'unauthorized');
+    assertEnvelope(await raw(port, [get(`/api/v4/reviews/${'a'.repeat(length)}`, `Authorization: Bearer ${key}\r\n`)]), 404, 'not_found');
   }
-  const injected = await t.app.inject({ method: 'GET', url: `/admin/v1/deliveries/${'b'.repeat(300)}` });
+  assert.equal((await t.app.inject({ method: 'GET', url: `/admin/v1/deliveries/${'b'.repeat(300)}` })).statusCode, 401);
+  const injected = await t.app.inject({ method: 'GET', url: `/admin/v1/deliveries/${'b'.repeat(300)}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   assert.equal(injected.statusCode, 404);
   assert.deepEqual(Object.keys(injected.json()), ['error', 'code']);
 });

@@ -71,6 +71,24 @@ eachDatabase('GET /reviews: RateLimit headers on every answer, 429 with Retry-Af
   assert.equal((await t.api(keyA, 'GET', '/whoami')).statusCode, 200);
 }, { env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: DAY } });
 
+eachDatabase('POST /guests: a body that is not JSON, of another media type, or breaking the schema counts like any other', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.properties[0], ['guests:write']);
+  const post = (payload: string, contentType: string) =>
+    t.app.inject({ method: 'POST', url: '/api/v4/guests', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, payload });
+  await awayFromWindowEnd(await post('{"email": 1}', 'application/json'));
+  const refusals: Array<[string, string, number]> = [['{bad', 'application/json', 400], ['', 'application/json', 400], ['{"email":"a@b.example"}', 'text/plain', 415]];
+  let remaining = 3;
+  for (const [payload, contentType, status] of refusals) {
+    const r = await post(payload, contentType);
+    assert.equal(r.statusCode, status, r.body);
+    remaining -= 1;
+    assertHeaders(r, 4, remaining);
+  }
+  assertLimited(await post('{"email":"ann@hotel.example"}', 'application/json'), 4);
+  assertLimited(await post('{bad', 'application/json'), 4);
+}, { env: { RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_S: DAY } });
+
 eachDatabase('GET /reviews: a limited key is served again once Retry-After has passed', async (t) => {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.root, ['reviews:read']);

@@ -22,8 +22,10 @@ export function guestRoutes(app: FastifyInstance, ctx: RouteContext & GuestConte
       response: { 200: Guest, 201: Guest, ...errorResponses(400, 409, 422, 429) },
     },
     onRequest: requireKey(ctx, 'guests:write', 'guests'),
-    // Counted first: a push refused by validation still uses up the key's window.
-    preValidation: [rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS), normaliseEmailHook, nullMeansOmittedHook],
+    // Counted before the body is read: a push refused as malformed (not JSON, another media type, too
+    // large, breaking the schema) still uses up the key's window.
+    preParsing: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
+    preValidation: [normaliseEmailHook, nullMeansOmittedHook],
   }, async (request, reply) => {
     const result = await pushGuest(ctx, request.principal, toGuestPush(request.body));
     return reply.status(result.created ? 201 : 200).send(result.guest);

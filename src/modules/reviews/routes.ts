@@ -24,7 +24,7 @@ export function reviewRoutes(app: FastifyInstance, ctx: RouteContext): void {
       querystring: ReviewListQuery, response: { 200: Page(Review), ...errorResponses(400, 404, 429) },
     },
     onRequest,
-    preValidation: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
+    preParsing: rateLimit(ctx.rateLimits, ctx.config.rateLimitMax, ctx.config.rateLimitWindowS),
   }, async (request, reply) => asBuilt(reply, await pageOf(cursors, reviewList, request, request.query, (after, limit) => listReviews(ctx.db, request.principal, after, limit, request.query))));
 
   r.get('/reviews/:id', {
