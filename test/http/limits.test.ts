@@ -1,4 +1,4 @@
-// Limits an attacker would otherwise find missing: test pings per webhook endpoint, failed
+// Limits an attacker would otherwise find missing: test pings per webhook endpoint (no flood of pings), failed
 // authentications per client address (API keys and the admin token), the admin token's length.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -21,19 +21,29 @@ function assertRefused(r: LightMyRequestResponse, code: string): void {
   assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${r.headers['retry-after']}`);
 }
 
-eachDatabase('POST /webhooks/{id}/test is limited per endpoint (WEBHOOK_TEST_LIMIT a minute); a refused ping queues nothing', async (t) => {
+eachDatabase('POST /webhooks/{id}/test queues at most WEBHOOK_TEST_LIMIT pings a minute per endpoint; past it, 200 with the latest ping, nothing new', async (t) => {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.root, ['webhooks:manage']);
   const first = (await createEndpoint(t, key, 'https://hooks.example.com/a')).endpoint.id;
   const second = (await createEndpoint(t, key, 'https://hooks.example.com/b')).endpoint.id;
+  const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
     const r = await t.api(key, 'POST', `/webhooks/${first}/test`);
     assert.equal(r.statusCode, 200, r.body);
     assert.equal(r.headers['ratelimit-limit'], '3');
     assert.equal(r.headers['ratelimit-remaining'], String(2 - i));
+    ids.push(r.json().id);
   }
-  assertRefused(await t.api(key, 'POST', `/webhooks/${first}/test`), 'rate_limited');
-  assert.equal((await deliveries(t, key, first)).length, 3, 'the refused ping was not queued');
+  // The contract answers this route 200 or 404 only: past the window, the latest ping again.
+  const past = await t.api(key, 'POST', `/webhooks/${first}/test`);
+  assert.equal(past.statusCode, 200, past.body);
+  assert.equal(past.json().id, ids[2]);
+  assert.equal(past.json().event_type, 'ping');
+  assert.equal(past.headers['ratelimit-remaining'], '0');
+  assert.equal((await deliveries(t, key, first)).length, 3, 'nothing new was queued');
+  // A re-send (README: 429 past the window) of a delivery the endpoint does not have is 404 first.
+  assert.equal((await t.api(key, 'POST', `/webhooks/${first}/deliveries/${NO_ACCOUNT}/retry`)).statusCode, 404);
+  assertRefused(await t.api(key, 'POST', `/webhooks/${first}/deliveries/${ids[0]}/retry`), 'rate_limited');
   // Another endpoint has its own window; a made-up id is 404 and fills no window.
   assert.equal((await t.api(key, 'POST', `/webhooks/${second}/test`)).statusCode, 200);
   for (let i = 0; i < 5; i++) assert.equal((await t.api(key, 'POST', `/webhooks/${NO_ACCOUNT}/test`)).statusCode, 404);

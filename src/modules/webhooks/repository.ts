@@ -57,6 +57,12 @@ export async function listDeliveries(db: Kysely<DB>, endpointId: string, limit =
     .orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
 }
 
+/** The endpoint's latest ping (test delivery) with the reason of its last failed attempt, if any. */
+export async function latestPing(db: Kysely<DB>, endpointId: string): Promise<DeliveryListRow | undefined> {
+  return deliveriesWithLastError(db).where('d.endpoint_id', '=', endpointId).where('d.event_type', '=', 'ping')
+    .orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(1).executeTakeFirst();
+}
+
 /** One delivery with the reason of its last failed attempt. */
 export async function findListedDelivery(db: Kysely<DB>, id: string): Promise<DeliveryListRow | undefined> {
   return deliveriesWithLastError(db).where('d.id', '=', id).executeTakeFirst();

@@ -6,9 +6,9 @@ import type { RouteContext } from '../../http/route-context.ts';
 import { requireKey } from '../../http/auth.ts';
 import { IdParams, List, errorResponses } from '../../http/schemas.ts';
 import { Deleted, DeliveryParams, SecretRotated, SecretRotationInput, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointInput, WebhookEndpointPatch } from './schemas.ts';
-import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, queuePing, resendDelivery, updateEndpoint } from './service.ts';
+import { createEndpoint, deleteEndpoint, endpointDelivery, getEndpoint, listDeliveries, listEndpoints, resendDelivery, updateEndpoint } from './service.ts';
 import { rotateSecret } from './secrets.ts';
-import { countSend } from './send-window.ts';
+import { countSend, pingWithin } from './send-window.ts';
 
 export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -67,6 +67,8 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
     onRequest,
   }, async (request, reply) => {
+    // An unknown delivery is a 404 before it counts in (or is refused by) the endpoint's window.
+    await endpointDelivery(ctx.db, request.principal, request.params.id, request.params.deliveryId);
     await countSend(ctx, request.principal, request.params.id, reply);
     return reply.status(202).send(await resendDelivery(ctx.db, request.principal, request.params.id, request.params.deliveryId));
   });
@@ -89,11 +91,9 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     schema: {
       operationId: 'testWebhookEndpoint',
       tags, summary: 'Queue a signed ping delivery to this endpoint, whatever it subscribes to', params: IdParams,
-      response: { 200: WebhookDelivery, ...errorResponses(404, 429) },
+      description: `At most WEBHOOK_TEST_LIMIT (default 10) new pings a minute per endpoint: past that, the answer is the endpoint's latest ping again, and nothing new is sent.`,
+      response: { 200: WebhookDelivery, ...errorResponses(404) },
     },
     onRequest,
-  }, async (request, reply) => {
-    await countSend(ctx, request.principal, request.params.id, reply);
-    return queuePing(ctx.db, request.principal, request.params.id);
-  });
+  }, async (request, reply) => pingWithin(ctx, request.principal, request.params.id, reply));
 }

@@ -127,10 +127,16 @@ export async function listDeliveries(db: Kysely<DB>, principal: Principal, id: s
  * Re-sends a delivered or failed delivery of this endpoint: one attempt, due at once, whose outcome
  * is final and does not count toward auto-disable. 409 while it is pending (queued or in flight).
  */
-export async function resendDelivery(db: Kysely<DB>, principal: Principal, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
+/** A delivery of one of the principal's endpoints, or 404 (an unknown id, or one of another endpoint). */
+export async function endpointDelivery(db: Kysely<DB>, principal: Principal, endpointId: string, deliveryId: string): Promise<WebhookDeliveryRow> {
   await ownEndpoint(db, principal, endpointId);
   const row = await lookup(deliveryId, (uuid) => repo.findDelivery(db, uuid));
   if (!row || row.endpoint_id !== endpointId) throw notFound('delivery');
+  return row;
+}
+
+export async function resendDelivery(db: Kysely<DB>, principal: Principal, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
+  const row = await endpointDelivery(db, principal, endpointId, deliveryId);
   const now = nowIso();
   const requeued = await inTransaction(db, async (trx) => {
     const done = await repo.requeueOnce(trx, deliveryId, now);
@@ -139,6 +145,13 @@ export async function resendDelivery(db: Kysely<DB>, principal: Principal, endpo
   });
   if (!requeued) throw conflict('the delivery is pending (queued or being attempted); a re-send is possible once it is delivered or failed', 'delivery_pending');
   return toDelivery((await repo.findListedDelivery(db, deliveryId)) ?? { ...row, status: 'pending' });
+}
+
+/** The endpoint's latest ping, if it has one (for a test asked for past the endpoint's window: send-window.ts). */
+export async function latestPing(db: Kysely<DB>, principal: Principal, id: string): Promise<WebhookDelivery | null> {
+  const endpoint = await ownEndpoint(db, principal, id);
+  const row = await repo.latestPing(db, endpoint.id);
+  return row ? toDelivery(row) : null;
 }
 
 /** Queues a signed ping to this endpoint only, whatever it subscribes to (a paused one gets it on resume). */
