@@ -55,13 +55,13 @@ eachDatabase('a manager bound to one hotel reads its reviews, answers one and hi
   assert.equal(plain.statusCode, 303);
   assert.equal(plain.headers.location, `/reviews?replied=no&sent=${quiet.id}#sent`);
   // Back on the inbox, the reply is confirmed at the top (the "not replied" filter now leaves the review
-  // out), where the address's #sent lands.
+  // out), where the address's #sent lands; the confirmation takes the focus, so a screen reader says it.
   const after = await client.get(`/reviews?replied=no&sent=${mine.id}`);
-  const notice = after.body.indexOf('<p class="notice" role="status" id="sent">Reply saved. Connected systems receive it; Repute itself does not post it to the review site.</p>');
+  const notice = after.body.indexOf('<p class="notice" role="status" id="sent" tabindex="-1" autofocus>Reply saved. Connected systems receive it; Repute itself does not post it to the review site.</p>');
   assert.ok(notice > 0 && notice < after.body.indexOf('<article'), 'above the reviews');
   // Where the page still shows the review, the confirmation is inside it, beneath the reply.
   const inPlace = await client.get(`/reviews?sent=${mine.id}`);
-  assert.match(inPlace.body, new RegExp(`<article id="review-${mine.id}" class="review">(?:(?!</article>)[\\s\\S])*<div class="owner-reply">(?:(?!</article>)[\\s\\S])*<p class="notice" role="status" id="sent">Reply saved\\. Connected systems receive it; Repute itself does not post it to the review site\\.</p>`));
+  assert.match(inPlace.body, new RegExp(`<article id="review-${mine.id}" class="review">(?:(?!</article>)[\\s\\S])*<div class="owner-reply">(?:(?!</article>)[\\s\\S])*<p class="notice" role="status" id="sent" tabindex="-1" autofocus>Reply saved\\. Connected systems receive it; Repute itself does not post it to the review site\\.</p>`));
   assert.equal((inPlace.body.match(/Reply saved\./g) ?? []).length, 1);
   assert.doesNotMatch((await client.get('/reviews?replied=no')).body, /Reply saved\./);
   const key = await createKey(t, tree.accountId, tree.root);
@@ -115,14 +115,15 @@ eachDatabase('a viewer reads the inbox without forms and may not answer; a bad f
   assert.equal((await client.post(`/reviews/${review.id}/reply`, { _csrf: csrf, reply: 'hello' })).statusCode, 403);
   const bad = await client.get('/reviews?from=yesterday');
   assert.equal(bad.statusCode, 400);
-  assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday" aria-invalid="true" aria-describedby="from-fault"><span class="field-fault" id="from-fault">Please enter a date\.<\/span>/, 'the fault stands next to its field, which is marked');
+  assert.match(bad.body, /<input id="f-from" name="from" type="date" value="yesterday" aria-invalid="true" aria-describedby="from-fault" autofocus><span class="field-fault" id="from-fault">Please enter a date\.<\/span>/, 'the fault stands next to its field, which is marked');
   // Every fault at once, each beside its field; a day the calendar does not have is not a date.
   const several = await client.get('/reviews?from=2026-02-30&to=soon&rating_min=9', { 'accept-language': 'de' });
   assert.equal(several.statusCode, 400);
   assert.match(several.body, /id="from-fault">Bitte geben Sie ein Datum ein\.</);
   assert.match(several.body, /id="to-fault">Bitte geben Sie ein Datum ein\.</);
   assert.match(several.body, /id="rating_min-fault">Bitte geben Sie 5 oder weniger ein\.</);
-  assert.match(several.body, /<select id="f-min" name="rating_min" aria-invalid="true" aria-describedby="rating_min-fault">/);
+  // The first faulty field takes the focus (in the form's order), the others are marked.
+  assert.match(several.body, /<select id="f-min" name="rating_min" aria-invalid="true" aria-describedby="rating_min-fault" autofocus>/);
   assert.match(several.body, /<input id="f-to" name="to" type="date" value="soon" aria-invalid="true" aria-describedby="to-fault">/, 'every faulty field marked at once');
   const reversed = await client.get('/reviews?rating_min=5&rating_max=1');
   assert.match(reversed.body, /id="rating_min-fault">The lowest rating must not be above the highest\.</);

@@ -49,7 +49,7 @@ eachDatabase('an owner creates a key, uses it, sees its last use and revokes it'
   assert.equal((await t.api(key, 'GET', '/whoami')).statusCode, 401);
   // The page it leads to says which key went.
   const after = await client.get(String(revoked.headers.location));
-  assert.match(after.body, /<p class="notice" role="status">The key “&lt;b&gt;BI&lt;\/b&gt; export” is revoked: it answers 401 from now on\.<\/p>/);
+  assert.match(after.body, /<p class="notice" role="status" tabindex="-1" autofocus>The key “&lt;b&gt;BI&lt;\/b&gt; export” is revoked: it answers 401 from now on\.<\/p>/);
   // The key's escaped name, not "BI" alone: a page's random CSRF token holds "BI" about one time in 40.
   assert.ok(!(await client.get('/settings/api')).body.includes('&lt;b&gt;BI&lt;/b&gt; export'), 'a revoked key is not listed');
 });

@@ -142,11 +142,11 @@ eachDatabase('edit, pause and resume, delete; faults by the field; another accou
 
   const paused = await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'false' });
   assert.equal(paused.statusCode, 303);
-  assert.match((await client.get(String(paused.headers.location))).body, /<p class="notice" role="status">Paused: events are kept for the endpoint/);
+  assert.match((await client.get(String(paused.headers.location))).body, /<p class="notice" role="status" tabindex="-1" autofocus>Paused: events are kept for the endpoint/);
   const resumed = await client.submit('/settings/webhooks', `/settings/webhooks/${id}/active`, { is_active: 'true' });
   const after = (await client.get(String(resumed.headers.location))).body;
   assert.match(after, />Pause</);
-  assert.match(after, /<p class="notice" role="status">Resumed: deliveries go out again/);
+  assert.match(after, /<p class="notice" role="status" tabindex="-1" autofocus>Resumed: deliveries go out again/);
 
   const other = await createTree(t);
   const stranger = await signedIn(t, (await createUser(t, other.accountId, 'owner')).email);

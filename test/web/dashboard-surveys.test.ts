@@ -95,11 +95,11 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
 
   const made = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
   assert.equal(made.statusCode, 303);
-  assert.match((await manager.get(String(made.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Invitations are on: /, 'said once started');
+  assert.match((await manager.get(String(made.headers.location).split('#')[0]!)).body, /<p class="notice" role="status" tabindex="-1" autofocus>Invitations are on: /, 'said once started');
   // The same form sent again (a double click, a reload): no second rule, and the page says nothing changed.
   const again = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '2', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
   assert.equal(again.statusCode, 303);
-  assert.match((await manager.get(String(again.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Invitations were already on with these settings/);
+  assert.match((await manager.get(String(again.headers.location).split('#')[0]!)).body, /<p class="notice" role="status" tabindex="-1" autofocus>Invitations were already on with these settings/);
   // Other settings on the same hotel would never apply (the older rule decides): refused beside the field.
   const differing = await manager.submit(page, `/surveys/${survey.id}/rules`, { node_id: tree.properties[0], delay_hours: '24', consent: 'not_withdrawn', max_age_days: '7', cooldown_days: '0' });
   assert.equal(differing.statusCode, 400);
@@ -126,7 +126,7 @@ eachDatabase('surveys: a manager starts and stops invitations for the reach, see
 
   const stopped = await manager.submit(page, `/surveys/${survey.id}/rules/${rule.id}/delete`, {});
   assert.equal(stopped.statusCode, 303);
-  assert.match((await manager.get(String(stopped.headers.location).split('#')[0]!)).body, /<p class="notice" role="status">Those invitations are stopped: /);
+  assert.match((await manager.get(String(stopped.headers.location).split('#')[0]!)).body, /<p class="notice" role="status" tabindex="-1" autofocus>Those invitations are stopped: /);
   assert.match((await manager.get(page)).body, /<dt>Not sent<\/dt><dd>2<\/dd>/);
   // Why not, in the page's language (English as the README documents it).
   assert.match((await manager.get(page)).body, /<td data-label="Why not sent">the invitation rule was removed<\/td>/);
@@ -238,7 +238,7 @@ eachDatabase('surveys: a manager makes a draft of the standard post-stay survey 
   assert.equal(made.statusCode, 303);
   assert.equal(made.headers.location, '/surveys?done=drafted#drafts');
   const drafted = (await manager.get('/surveys?done=drafted')).body;
-  assert.match(drafted, /<p class="notice" role="status">The draft is made: /);
+  assert.match(drafted, /<p class="notice" role="status" tabindex="-1" autofocus>The draft is made: /);
   assert.match(drafted, /<th scope="row">Harbour &lt;after stay&gt;<\/th><td data-label="Hotel or group">Harbour Hotel<\/td>/);
   assert.match(drafted, /No published surveys yet\./, 'a draft is not among the published');
   const publish = /action="(\/surveys\/[0-9a-f-]{36}\/publish)"/.exec(drafted)?.[1];

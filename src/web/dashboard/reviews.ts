@@ -234,7 +234,9 @@ export const reviewsPage: DashboardPage = {
         draftsOf: userOf(request).userId, scripts: canAnswer ? [KEEP_DRAFTS_JS] : [],
         filterFault, replyFault: fault, languages: languageChoices(languageOf(request)),
         languageName: (code: string) => languageName(code, languageOf(request)),
-        drafts: fault?.drafts ?? kept?.drafts ?? null, focusNotice: kept?.focus === 'sent', focusReview: kept?.focus === 'sent' ? null : kept?.focus ?? null,
+        // The notice of a reply sent takes the focus, so a screen reader says it (#sent only scrolls to it).
+        drafts: fault?.drafts ?? kept?.drafts ?? null, focusNotice: kept?.focus === 'sent' || (kept === null && typeof raw.sent === 'string' && raw.sent !== ''),
+        focusReview: kept?.focus === 'sent' ? null : kept?.focus ?? null,
         // A page answering a POST is reloaded as this GET (forget-post.js): the fault's review, the reply sent, the review hidden.
         pageUrl: fault !== null ? `${back}#review-${fault.reviewId}`
           : kept === null ? undefined

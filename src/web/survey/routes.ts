@@ -88,7 +88,8 @@ function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: Pa
   }
   const faulty = outcome.form !== null && outcome.form.faults.size > 0;
   return reply.status(busyS !== null ? 429 : faulty ? 400 : 200).view('survey/form.eta', {
-    lang, title: outcome.survey.name, place: outcome.survey.place, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty,
+    // The survey's name is written once, presumably in its primary language: marked so, on a page in another.
+    lang, title: outcome.survey.name, titleLang: outcome.survey.primaryLanguage === lang ? null : outcome.survey.primaryLanguage, place: outcome.survey.place, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty,
     busy: busyS === null ? null : t('busy', { minutes: String(Math.ceil(busyS / 60)) }), pages: questionViews(outcome.survey, lang, outcome.form, t),
   });
 }
