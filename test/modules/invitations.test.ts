@@ -366,3 +366,104 @@ eachDatabase('a survey of optional questions only: sent with no answer at all, i
   assert.match(one.body, /Vielen Dank!/);
   assert.equal((await t.api(key, 'GET', `/surveys/${survey.id}/responses`)).json().data.length, 1);
 });
+
+eachDatabase('a stay moved to another guest before sending invites that guest, in their language; the cooldown and unsubscribe follow them', async (t) => {
+  const w = await world(t);
+  const d = t.dialect;
+  const stay = { external_id: `MOVE-${d}` };
+  await checkOut(t, w, `booker-${d}@move.example`, { language_code: 'en', first_name: 'Booker' }, stay);
+  const planner = newPlannerState();
+  await planInvitations(t.ctx.db, t.config.secretKey, planner);
+  // The PMS replaces the booker's address with the traveller's: the stay moves to the traveller.
+  const traveller = await checkOut(t, w, `traveller-${d}@move.example`, { language_code: 'de', first_name: 'Theresa' }, stay);
+  await runWorker(t, planner);
+  assert.deepEqual(mailsTo(`booker-${d}@move.example`), [], 'nothing to the booker');
+  const [mail] = mailsTo(`traveller-${d}@move.example`);
+  assert.ok(mail, 'the traveller is invited');
+  assert.match(mail!.parsed.text ?? '', /Theresa/);
+  assert.match(mail!.parsed.subject ?? '', /^Wie war Ihr Aufenthalt/, 'in the traveller\'s language');
+  const [invitation] = await invitations(t, w.surveyId);
+  assert.equal(invitation.guest_id, traveller.id, 'the invitation names the guest it went to');
+  // Its unsubscribe link unsubscribes the traveller, not the booker.
+  const unsubscribe = linkIn(mail!.parsed.text ?? '', 'u');
+  assert.equal((await t.app.inject({ method: 'POST', url: unsubscribe, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode, 200);
+  const guests = await t.ctx.db.selectFrom('guests').select(['email', 'unsubscribed_at']).where('email', 'like', `%-${d}@move.example`).execute();
+  assert.deepEqual(Object.fromEntries(guests.map((g) => [g.email.split('-')[0], g.unsubscribed_at !== null])), { booker: false, traveller: true });
+});
+
+eachDatabase('undone cancellations are undone: a stay checked out again after an extension, and a hotel whose invitations were stopped and started anew', async (t) => {
+  const w = await world(t, { delay_hours: 0 });
+  const d = t.dialect;
+  const planner = newPlannerState();
+  // Checked out, then extended before the invitation went out: cancelled for now.
+  await checkOut(t, w, `extended-${d}@again.example`);
+  await planInvitations(t.ctx.db, t.config.secretKey, planner);
+  await checkOut(t, w, `extended-${d}@again.example`, {}, { status: 'arrived', checked_out_at: null });
+  await runWorker(t, planner);
+  assert.equal((await invitations(t, w.surveyId))[0].last_error, 'the stay is arrived');
+  // Checked out for good: invited after all, once.
+  await checkOut(t, w, `extended-${d}@again.example`, {}, { checked_out_at: hoursAgo(1) });
+  await runWorker(t, planner);
+  assert.equal(mailsTo(`extended-${d}@again.example`).length, 1);
+  let [only] = await invitations(t, w.surveyId);
+  assert.deepEqual([only.status, only.attempts], ['sent', 1]);
+
+  // Stop, then start with other settings: the stays still due are invited under the new rule.
+  const rules = (await t.admin('GET', `/surveys/${w.surveyId}/invitation-rules`)).json().data;
+  await t.admin('DELETE', `/invitation-rules/${rules[0].id}`);
+  await t.admin('POST', `/surveys/${w.surveyId}/invitation-rules`, { node_id: w.tree.regions[0], delay_hours: 1 });
+  await checkOut(t, w, `waiting-${d}@again.example`, {}, { checked_out_at: new Date().toISOString() });
+  await planInvitations(t.ctx.db, t.config.secretKey, planner);
+  const waiting = (await invitations(t, w.surveyId)).find((i) => i.status === 'scheduled')!;
+  const current = (await t.admin('GET', `/surveys/${w.surveyId}/invitation-rules`)).json().data[0];
+  assert.equal((await t.admin('DELETE', `/invitation-rules/${current.id}`)).statusCode, 200);
+  assert.equal((await invitations(t, w.surveyId)).find((i) => i.id === waiting.id).last_error, 'the invitation rule was removed');
+  await t.admin('POST', `/surveys/${w.surveyId}/invitation-rules`, { node_id: w.tree.regions[0], delay_hours: 0 });
+  await runWorker(t, planner);
+  assert.equal(mailsTo(`waiting-${d}@again.example`).length, 1, 'invited under the new rule');
+  [only] = (await invitations(t, w.surveyId)).filter((i) => i.id === waiting.id);
+  assert.equal(only.status, 'sent');
+  assert.equal(mailsTo(`extended-${d}@again.example`).length, 1, 'a sent invitation is never sent again');
+});
+
+eachDatabase('a claim that only waits is no try: after the end moved, the first refusal retries on the first step of the schedule', async (t) => {
+  const w = await world(t, { delay_hours: 0 });
+  const d = t.dialect;
+  const email = `moved-${d}@tries.example`;
+  const soon = new Date(Date.now() + 2500).toISOString();
+  await checkOut(t, w, email, {}, { checked_out_at: new Date(Date.now() - 1000).toISOString() });
+  const planner = newPlannerState();
+  await planInvitations(t.ctx.db, t.config.secretKey, planner);
+  // The end moves a little later before sending: the claim decides to wait.
+  await checkOut(t, w, email, {}, { checked_out_at: soon });
+  const mailer = createMailer({ smtpUrl: sink.url, mailDir: null })!;
+  const deps = { db: t.ctx.db, mailer, secretKey: t.config.secretKey, publicUrl: t.config.publicUrl, mailFrom: t.config.mailFrom, retryScheduleS: [60, 3600], log: t.app.log };
+  try {
+    await sendDueBatch(deps);
+    let [invitation] = await invitations(t, w.surveyId);
+    assert.deepEqual([invitation.status, invitation.attempts], ['scheduled', 0], 'waiting is not a try');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    sink.refuse((i) => (i === 0 ? { code: 451, message: 'greylisted' } : undefined));
+    await sendDueBatch(deps);
+    [invitation] = await invitations(t, w.surveyId);
+    assert.deepEqual([invitation.status, invitation.attempts], ['scheduled', 1]);
+    const retryInS = (Date.parse(invitation.send_at) - Date.now()) / 1000;
+    assert.ok(retryInS > 30 && retryInS <= 60, `retried on the schedule's first step (60 s), not its second: ${retryInS} s`);
+  } finally {
+    sink.refuse(null);
+    mailer.close();
+  }
+});
+
+eachDatabase('a survey published without a question invites nobody: an empty page is not sent to guests', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const survey = (await t.admin('POST', `/accounts/${tree.accountId}/surveys`, { node_id: tree.root, name: 'Empty', definition: { pages: [] }, status: 'published' })).json();
+  assert.equal((await t.admin('POST', `/surveys/${survey.id}/invitation-rules`, { node_id: tree.root, delay_hours: 0 })).statusCode, 201);
+  const w = { tree, key, surveyId: survey.id };
+  await checkOut(t, w, `empty-${t.dialect}@empty.example`);
+  await runWorker(t);
+  assert.deepEqual(mailsTo(`empty-${t.dialect}@empty.example`), []);
+  const [invitation] = await invitations(t, survey.id);
+  assert.deepEqual([invitation.status, invitation.last_error, invitation.attempts], ['cancelled', 'the survey has no questions', 0]);
+});

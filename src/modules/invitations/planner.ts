@@ -8,7 +8,9 @@
 // a push stamped before and committed after that moment. A new rule, a restarted worker and an hourly
 // sweep read every stay changed within the rules' max_age_days instead, so nothing is missed
 // however long the worker was down. Inserts skip stays that have an invitation already (unique
-// reservation_id): passes may overlap and workers may run side by side.
+// reservation_id): passes may overlap and workers may run side by side. An invitation cancelled for
+// a reason since undone (the stay checked out again, a new rule after Stop: repository.ts
+// revivable) is scheduled again in place, never one that was sent.
 import type { Insertable, Kysely } from 'kysely';
 import type { DB, SurveyInvitationTable } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
@@ -84,20 +86,27 @@ async function planAccount(db: Kysely<DB>, secretKey: Buffer, accountId: string,
     const invited = await repo.invitedStays(db, stays.map((s) => s.id));
     const rows: Insertable<SurveyInvitationTable>[] = [];
     for (const stay of stays) {
-      if (invited.has(stay.id)) continue;
+      const existing = invited.get(stay.id);
+      // One invitation per stay; one cancelled for a reason since undone (revivable) is scheduled again.
+      if (existing && !(existing.status === 'cancelled' && repo.revivable(existing.last_error))) continue;
       const end = stayEnd(stay);
       const endMs = end === null ? Number.NaN : Date.parse(end);
       const path = paths.get(stay.property_id);
       if (Number.isNaN(endMs) || path === undefined) continue;
       const rule = ruleFor(rules, path, endMs, now);
       if (!rule) continue;
+      const sendAt = new Date(endMs + rule.delay_hours * HOUR_MS).toISOString();
+      if (existing) {
+        if (await repo.reviveInvitation(db, existing.id, { survey_id: rule.survey_id, rule_id: rule.id, send_at: sendAt, updated_at: nowIso })) scheduled += 1;
+        continue;
+      }
       const id = newId();
       rows.push({
         id, account_id: accountId, survey_id: rule.survey_id, rule_id: rule.id, reservation_id: stay.id, guest_id: stay.guest_id,
         node_id: stay.property_id, language: stay.language_code ?? '', status: 'scheduled',
         survey_token_hash: tokenHash(invitationToken(secretKey, id, 'survey')),
         unsubscribe_token_hash: tokenHash(invitationToken(secretKey, id, 'unsubscribe')),
-        send_at: new Date(endMs + rule.delay_hours * HOUR_MS).toISOString(), attempts: 0,
+        send_at: sendAt, attempts: 0,
         created_at: nowIso, updated_at: nowIso,
       });
     }

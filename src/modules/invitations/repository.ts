@@ -30,9 +30,30 @@ export async function listSurveyRules(db: Kysely<DB>, surveyId: string): Promise
   return db.selectFrom('invitation_rules').selectAll().where('survey_id', '=', surveyId).orderBy('created_at').orderBy('id').execute();
 }
 
+/** Why an invitation was cancelled when its rule was deleted (Stop); a new rule may invite the stay again. */
+export const RULE_REMOVED = 'the invitation rule was removed';
+/** Why an invitation was cancelled when its survey was unpublished before sending time. */
+export const SURVEY_UNPUBLISHED = 'the survey is not published';
+/**
+ * A survey published with no question at all: nothing to ask a guest. Not revived: the planner could
+ * not tell it from one published again still empty, and would schedule and cancel it every hour.
+ */
+export const NO_QUESTIONS = 'the survey has no questions';
+/** Why an invitation was cancelled when its stay was not (or no longer) checked out at sending time. */
+export const stayNotEnded = (status: string): string => `the stay is ${status}`;
+
+/**
+ * Cancellations that a later change undoes: the stay checked out again (an extension, a reinstated
+ * booking), a new rule for its hotel, the survey published again. The planner schedules such a
+ * stay's invitation anew (planner.ts). The others stand: the guest's consent, erasure, the
+ * cooldown, a stay too old.
+ */
+export const revivable = (reason: string | null): boolean =>
+  reason === RULE_REMOVED || reason === SURVEY_UNPUBLISHED || (reason !== null && reason.startsWith(stayNotEnded('')));
+
 /** Deletes the rule; its invitations not yet sent are cancelled (those sent keep their history). */
 export async function deleteRule(db: Kysely<DB>, id: string, now: string): Promise<void> {
-  await db.updateTable('survey_invitations').set({ status: 'cancelled', last_error: 'the invitation rule was removed', lease_until: null, updated_at: now })
+  await db.updateTable('survey_invitations').set({ status: 'cancelled', last_error: RULE_REMOVED, lease_until: null, updated_at: now })
     .where('rule_id', '=', id).where('status', '=', 'scheduled').execute();
   await db.deleteFrom('invitation_rules').where('id', '=', id).execute();
 }
@@ -81,11 +102,29 @@ export async function listEndedStays(
   return query.orderBy('r.updated_at').orderBy('r.id').limit(limit).execute();
 }
 
-/** Which of these stays have an invitation already. */
-export async function invitedStays(db: Kysely<DB>, stayIds: readonly string[]): Promise<Set<string>> {
-  if (stayIds.length === 0) return new Set();
-  const rows = await db.selectFrom('survey_invitations').select('reservation_id').where('reservation_id', 'in', stayIds).execute();
-  return new Set(rows.map((r) => r.reservation_id));
+/** The invitation each of these stays has already, by stay: its id, status and why it was cancelled. */
+export async function invitedStays(db: Kysely<DB>, stayIds: readonly string[]): Promise<Map<string, { id: string; status: string; last_error: string | null }>> {
+  if (stayIds.length === 0) return new Map();
+  const rows = await db.selectFrom('survey_invitations').select(['reservation_id', 'id', 'status', 'last_error']).where('reservation_id', 'in', stayIds).execute();
+  return new Map(rows.map((r) => [r.reservation_id, { id: r.id, status: r.status, last_error: r.last_error }]));
+}
+
+/**
+ * Schedules again an invitation cancelled for a reason a later change undid (revivable), under the
+ * rule that covers its stay now. Only while it is still cancelled so: never one sent, never twice.
+ */
+export async function reviveInvitation(db: Kysely<DB>, id: string, changes: { survey_id: string; rule_id: string; send_at: string; updated_at: string }): Promise<boolean> {
+  const result = await db.updateTable('survey_invitations')
+    .set({ ...changes, status: 'scheduled', last_error: null, lease_until: null, attempts: 0 })
+    .where('id', '=', id).where('status', '=', 'cancelled').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The guest each invitation's stay belongs to now (a stay moves to the guest of a later push). */
+export async function currentGuests(db: Kysely<DB>, ids: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom('survey_invitations as i').innerJoin('reservations as r', 'r.id', 'i.reservation_id')
+    .select('r.guest_id').distinct().where('i.id', 'in', ids).execute();
+  return rows.map((r) => r.guest_id);
 }
 
 /**
@@ -107,7 +146,7 @@ export async function insertInvitations(db: Kysely<DB>, rows: Insertable<SurveyI
 // ---- the sender ----
 
 /**
- * Leases up to `limit` due invitations until `leaseUntil`, counting the attempt: `scheduled` ones
+ * Leases up to `limit` due invitations until `leaseUntil`: `scheduled` ones
  * due by `now` (oldest first: one range of the (status, send_at) index), or with `orphans`, ones left
  * `sending` by a worker that died (its lease ran out). The lease value marks the claim: the outcome
  * is written only where it still holds. SKIP LOCKED on PostgreSQL: two workers never take the same.
@@ -123,7 +162,7 @@ export async function claimDue(db: Kysely<DB>, now: string, leaseUntil: string, 
       .limit(limit);
   if (isPostgres(db)) due = due.forUpdate().skipLocked();
   return db.updateTable('survey_invitations')
-    .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
+    .set({ lease_until: leaseUntil, updated_at: now })
     .where('id', 'in', due)
     .returningAll()
     .execute();
@@ -156,11 +195,12 @@ export async function sendFacts(db: Kysely<DB>, ids: readonly string[]): Promise
   return db.selectFrom('survey_invitations as i')
     .innerJoin('surveys as s', 's.id', 'i.survey_id')
     .leftJoin('reservations as r', 'r.id', 'i.reservation_id')
-    .leftJoin('guests as g', 'g.id', 'i.guest_id')
+    // The stay's guest as it is now: a later push may have moved the stay to another guest (the traveller, not the booker).
+    .leftJoin('guests as g', 'g.id', 'r.guest_id')
     .leftJoin('invitation_rules as ru', 'ru.id', 'i.rule_id')
     .leftJoin('nodes as n', 'n.id', 'i.node_id')
-    .select([
-      'i.id', 'i.guest_id', 'ru.delay_hours', 'r.status as stay_status', 'r.checked_out_at', 'r.check_out', 'g.email', 'g.first_name', 'g.language_code',
+    .select((eb) => [
+      'i.id', eb.fn.coalesce('r.guest_id', 'i.guest_id').as('guest_id'), 'ru.delay_hours', 'r.status as stay_status', 'r.checked_out_at', 'r.check_out', 'g.email', 'g.first_name', 'g.language_code',
       'g.marketing_consent', 'g.unsubscribed_at', 'ru.consent as rule_consent', 'ru.max_age_days', 'ru.cooldown_days',
       's.status as survey_status', 's.name as survey_name', 's.primary_language', 's.published_definition', 'n.name as property_name',
     ])
@@ -198,6 +238,16 @@ export async function renewLease(db: Kysely<DB>, ids: readonly string[], lease: 
   for (let i = 0; i < ids.length; i += 500) {
     await db.updateTable('survey_invitations').set({ lease_until: next }).where('id', 'in', ids.slice(i, i + 500)).where('lease_until', '=', lease).execute();
   }
+}
+
+/**
+ * Marks claimed invitations as being sent in `language`, counting the try (a claim that only decides
+ * to wait or cancel is no try). Only where the lease is still `lease`.
+ */
+export async function startSending(db: Kysely<DB>, ids: readonly string[], lease: string, language: string, at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('survey_invitations').set((eb) => ({ status: 'sending', language, updated_at: at, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', ids).where('lease_until', '=', lease).execute();
 }
 
 export async function settle(db: Kysely<DB>, ids: readonly string[], lease: string, changes: Partial<InvitationRow>): Promise<void> {

@@ -52,26 +52,35 @@ export function invitationLanguage(guestLanguage: string | null, available: read
   return primary;
 }
 
-/** The languages a survey is offered in, read once per definition in a batch (its invitations share a few surveys). */
-type LanguagesOf = (f: repo.SendFacts) => string[];
+/** What the sender needs of a survey as published: its languages and how many questions it asks. */
+interface PublishedSurvey {
+  languages: string[];
+  questions: number;
+}
 
-function languagesOfBatch(): LanguagesOf {
-  const known = new Map<string | null, string[]>();
+/** A survey as published, read once per definition in a batch (its invitations share a few surveys). */
+type SurveyOf = (f: repo.SendFacts) => PublishedSurvey;
+
+function surveysOfBatch(): SurveyOf {
+  const known = new Map<string | null, PublishedSurvey>();
   return (f) => {
-    let languages = known.get(f.published_definition);
-    if (!languages) {
-      languages = languagesOf(parseDefinition(parseJson<unknown>(f.published_definition, {}), 'definition'), f.primary_language);
-      known.set(f.published_definition, languages);
+    let survey = known.get(f.published_definition);
+    if (!survey) {
+      const definition = parseDefinition(parseJson<unknown>(f.published_definition, {}), 'definition');
+      survey = { languages: languagesOf(definition, f.primary_language), questions: definition.pages.reduce((n, page) => n + page.questions.length, 0) };
+      known.set(f.published_definition, survey);
     }
-    return languages;
+    return survey;
   };
 }
 
-function decide(f: repo.SendFacts, now: number, lastInvitedAt: string | undefined, takenInBatch: boolean, surveyLanguages: LanguagesOf): Decision {
-  if (f.survey_status !== 'published') return { kind: 'cancel', reason: 'the survey is not published' };
-  if (f.rule_consent === null) return { kind: 'cancel', reason: 'the invitation rule was removed' };
+function decide(f: repo.SendFacts, now: number, lastInvitedAt: string | undefined, takenInBatch: boolean, surveyOf: SurveyOf): Decision {
+  if (f.survey_status !== 'published') return { kind: 'cancel', reason: repo.SURVEY_UNPUBLISHED };
+  // Published without a question (the admin API takes any definition): a guest would get an empty page.
+  if (surveyOf(f).questions === 0) return { kind: 'cancel', reason: repo.NO_QUESTIONS };
+  if (f.rule_consent === null) return { kind: 'cancel', reason: repo.RULE_REMOVED };
   if (f.stay_status === null || f.email === null) return { kind: 'cancel', reason: 'the stay or the guest was erased' };
-  if (f.stay_status !== 'checked_out') return { kind: 'cancel', reason: `the stay is ${f.stay_status}` };
+  if (f.stay_status !== 'checked_out') return { kind: 'cancel', reason: repo.stayNotEnded(f.stay_status) };
   const end = Date.parse(stayEnd(f) ?? '');
   if (Number.isNaN(end)) return { kind: 'cancel', reason: 'the stay has no end' };
   if (end < now - f.max_age_days! * DAY_MS) return { kind: 'cancel', reason: `the stay ended more than ${f.max_age_days} days ago` };
@@ -82,25 +91,26 @@ function decide(f: repo.SendFacts, now: number, lastInvitedAt: string | undefine
   if (f.cooldown_days! > 0 && (takenInBatch || (lastInvitedAt !== undefined && Date.parse(lastInvitedAt) >= now - f.cooldown_days! * DAY_MS))) {
     return { kind: 'cancel', reason: `the guest was invited within the last ${f.cooldown_days} days` };
   }
-  return { kind: 'send', language: invitationLanguage(f.language_code, surveyLanguages(f), f.primary_language), facts: f };
+  return { kind: 'send', language: invitationLanguage(f.language_code, surveyOf(f).languages, f.primary_language), facts: f };
 }
 
 /** Step 2 for a claimed batch: the decisions, written in one transaction. */
 async function decideBatch(db: Kysely<DB>, claimed: repo.InvitationRow[], lease: string, now: number): Promise<Map<string, Decision>> {
   return inTransaction(db, async (trx) => {
     const ids = claimed.map((c) => c.id);
-    const guestIds = [...new Set(claimed.map((c) => c.guest_id))];
+    // The guests the stays belong to now (sendFacts reads them so too), each held for the cooldown.
+    const guestIds = await repo.currentGuests(trx, ids);
     await repo.lockGuests(trx, guestIds);
     const facts = await repo.sendFacts(trx, ids);
     const longest = Math.max(0, ...facts.map((f) => f.cooldown_days ?? 0));
     const last = longest > 0 ? await repo.lastInvited(trx, guestIds, ids, new Date(now - longest * DAY_MS).toISOString()) : new Map<string, string>();
     const decisions = new Map<string, Decision>();
     const sendingGuests = new Set<string>();
-    const surveyLanguages = languagesOfBatch();
+    const surveyOf = surveysOfBatch();
     for (const f of facts) {
       let d: Decision;
       try {
-        d = decide(f, now, last.get(f.guest_id), sendingGuests.has(f.guest_id), surveyLanguages);
+        d = decide(f, now, last.get(f.guest_id), sendingGuests.has(f.guest_id), surveyOf);
       } catch (error) {
         d = { kind: 'cancel', reason: `the survey's definition is invalid: ${(error as Error).message}` };
       }
@@ -115,9 +125,14 @@ async function decideBatch(db: Kysely<DB>, claimed: repo.InvitationRow[], lease:
     }
     for (const [key, group] of byOutcome) {
       const [kind, value] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-      if (kind === 'send') await repo.settle(trx, group, lease, { status: 'sending', language: value, updated_at: at });
+      if (kind === 'send') await repo.startSending(trx, group, lease, value, at);
       else if (kind === 'cancel') await repo.settle(trx, group, lease, { status: 'cancelled', last_error: value, lease_until: null, updated_at: at });
       else await repo.settle(trx, group, lease, { status: 'scheduled', send_at: value, lease_until: null, updated_at: at });
+    }
+    // An invitation goes to the guest its stay belongs to now: its unsubscribe link and cooldown follow.
+    const claimedGuest = new Map(claimed.map((c) => [c.id, c.guest_id]));
+    for (const f of facts) {
+      if (decisions.get(f.id)?.kind === 'send' && f.guest_id !== claimedGuest.get(f.id)) await repo.settle(trx, [f.id], lease, { guest_id: f.guest_id });
     }
     return decisions;
   });
@@ -169,7 +184,8 @@ export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<
         await mailer.send(message);
         sent.push(invitation.id);
       } catch (error) {
-        failed.push({ id: invitation.id, attempts: invitation.attempts, ...failureOf(error) });
+        // This try counted when the invitation was marked sending (repo.startSending).
+        failed.push({ id: invitation.id, attempts: invitation.attempts + 1, ...failureOf(error) });
       }
     }
   };
