@@ -49,7 +49,7 @@ export const stayNotEnded = (status: string): string => `the stay is ${status}`;
  * cooldown, a stay too old.
  */
 export const revivable = (reason: string | null): boolean =>
-  reason === RULE_REMOVED || reason === SURVEY_UNPUBLISHED || (reason !== null && reason.startsWith(stayNotEnded('')));
+  reason === RULE_REMOVED || reason === SURVEY_UNPUBLISHED || reason?.startsWith(stayNotEnded('')) === true;
 
 /** Deletes the rule; its invitations not yet sent are cancelled (those sent keep their history). */
 export async function deleteRule(db: Kysely<DB>, id: string, now: string): Promise<void> {
