@@ -56,7 +56,7 @@ export function registerDemo(program: Command): void {
         return { ...demo, invitations };
       });
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
-      process.stdout.write(describe(result, config.databaseUrl, `http://${host}:${config.port}`, options.seed));
+      process.stdout.write(describe(result, config.databaseUrl, `http://${host}:${config.port}`, options.seed, config.smtpUrl !== null));
       if (options.serve) {
         // Everything above is for the reader; what follows is the server's log (pino's JSON lines).
         process.stdout.write('\nStarting the server. Its log follows, one JSON line per event (pipe through npx pino-pretty to read it more easily):\n');
@@ -68,7 +68,7 @@ export function registerDemo(program: Command): void {
     });
 }
 
-function describe(r: DemoResult & { invitations: DemoInvitations }, databaseUrl: string, origin: string, seed: number): string {
+function describe(r: DemoResult & { invitations: DemoInvitations }, databaseUrl: string, origin: string, seed: number, smtp: boolean): string {
   const base = `${origin}/api/v4`;
   return [
     `Demo data ready in ${databaseUrl} (seed ${seed}):`,
@@ -85,7 +85,8 @@ function describe(r: DemoResult & { invitations: DemoInvitations }, databaseUrl:
     '',
     `Survey:    ${r.invitations.link}`,
     `           a guest's invitation link; ${r.invitations.sent} invitation e-mails are in ${r.invitations.mailDir}/*.eml (open one in a`,
-    `           mail program), ${r.invitations.scheduled} more go out tomorrow. Set SMTP_URL to send them for real.`,
+    // The demo's own e-mails always go to files (its guests' addresses are made up); the worker sends the later ones.
+    `           mail program), ${r.invitations.scheduled} more go out tomorrow${smtp ? ' through SMTP_URL.' : '. Set SMTP_URL to send them for real.'}`,
     '',
     `Base URL:  ${base}    (interactive docs: ${base}/docs)`,
     'First call:',
