@@ -322,7 +322,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a signed ping delivery to this endpoint, whatever it subscribes to */
+        /**
+         * Queue a signed ping delivery to this endpoint, whatever it subscribes to
+         * @description At most WEBHOOK_TEST_LIMIT (default 10) new pings a minute per endpoint: past that, the answer is the endpoint's latest ping again, and nothing new is sent.
+         */
         post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -3266,9 +3269,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3362,9 +3362,6 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
