@@ -20,6 +20,7 @@ import { docsOptions } from './http/docs.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
 import { adminRoutes, publicRoutes } from './modules/registry.ts';
 import { registerPages } from './web/plugin.ts';
+import { isGuestLink } from './web/survey/routes.ts';
 
 const DOCS_PREFIX = `${API_PREFIX}/docs`;
 const MiB = 1024 * 1024;
@@ -163,6 +164,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
   }, { prefix: ADMIN_PREFIX });
 
   faultPages.render = await registerPages(app, context);
+  faultPages.alwaysPage = isGuestLink;
 
   return app;
 }

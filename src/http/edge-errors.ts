@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from './error-codes.ts';
-import { envelope, type ErrorEnvelope, type FaultPages, wantsPage } from './errors.ts';
+import { envelope, type ErrorEnvelope, type FaultPages, pageFor } from './errors.ts';
 
 const pathOf = (request: FastifyRequest): string => request.raw.url?.split('?')[0] ?? '/';
 
@@ -19,7 +19,8 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
   const answer = (status: number, message: string, code: ErrorCode): void => {
     // Answered before the hooks that would add it (the router refused the request).
     reply.header('x-request-id', request.id);
-    if (pages.render !== null && wantsPage(request, pathOf(request))) void pages.render(request, reply, status, message);
+    const page = pageFor(pages, request, pathOf(request));
+    if (page !== null) void page(request, reply, status, message);
     else void reply.status(status).send(envelope(message, code));
   };
   switch (error.code) {

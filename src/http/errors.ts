@@ -133,6 +133,11 @@ export function httpErrorOf(thrown: FastifyError | AppError | DomainError, reque
  */
 export interface FaultPages {
   render: ((request: FastifyRequest, reply: FastifyReply, status: number, message: string) => FastifyReply) | null;
+  /**
+   * Paths answered with a page whatever the client accepts: a guest's survey and unsubscribe links,
+   * which a mail provider's one-click POST reaches without asking for HTML (set with render).
+   */
+  alwaysPage?: (path: string) => boolean;
 }
 
 /** The JSON planes: every answer there is the error envelope, whatever the client accepts. */
@@ -141,6 +146,10 @@ const JSON_PLANES = /^\/(?:api|admin)(?:\/|$)/;
 /** Whether a fault is answered as a page: a person's browser, outside the JSON planes. */
 export const wantsPage = (request: FastifyRequest, path: string): boolean =>
   !JSON_PLANES.test(path) && /\btext\/html\b/.test(request.headers.accept ?? '');
+
+/** The page renderer when this fault is answered as a page (wantsPage, or a path always answered so), else null. */
+export const pageFor = (pages: FaultPages, request: FastifyRequest, path: string): FaultPages['render'] =>
+  pages.render !== null && (wantsPage(request, path) || pages.alwaysPage?.(path) === true) ? pages.render : null;
 
 export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMethods = () => null, pages: FaultPages = { render: null }): void {
   app.setErrorHandler((thrown: FastifyError | AppError | DomainError, request, reply) => {
@@ -152,7 +161,7 @@ export function registerErrorHandling(app: FastifyInstance, allowed: AllowedMeth
     const path = request.url.split('?')[0] ?? '/';
     // A route that takes this method but found nothing (a static file that is not there) is a 404 too.
     const methods = allowed(path) ?? [];
-    const page = pages.render !== null && wantsPage(request, path) ? pages.render : null;
+    const page = pageFor(pages, request, path);
     if (methods.length === 0 || methods.includes(request.method)) {
       const message = `no route ${request.method} ${path}`;
       return page ? page(request, reply, 404, message) : reply.status(404).send(envelope(message, 'not_found'));

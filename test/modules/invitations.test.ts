@@ -296,7 +296,8 @@ eachDatabase('SMTP refusals: a temporary one is retried with its reason kept, a 
 
 eachDatabase('links: an unknown or altered token is a 404 page for GET and POST; the public QR-code survey takes answers without personal data', async (t) => {
   const w = await world(t);
-  for (const path of ['/s/nope', `/s/${'A'.repeat(43)}`, '/u/nope', `/u/${'A'.repeat(43)}`]) {
+  // Asked for without HTML too (a mail provider's one-click POST), a bad % escape and no path at all included.
+  for (const path of ['/s/nope', `/s/${'A'.repeat(43)}`, '/u/nope', `/u/${'A'.repeat(43)}`, '/u/%zz', '/s/%zz', '/u/a/b']) {
     for (const method of ['GET', 'POST'] as const) {
       const r = await t.app.inject({ method, url: path, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       assert.equal(r.statusCode, 404, `${method} ${path}`);
