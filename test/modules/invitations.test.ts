@@ -224,6 +224,17 @@ eachDatabase('unsubscribe: the page, the one-click POST, guest.unsubscribed once
   const told = await t.app.inject({ method: 'GET', url: otherPath });
   assert.match(told.body, /Sie haben abbestellt/);
   assert.doesNotMatch(told.body, /<button/);
+
+  // Erased (GDPR) since the e-mail: nothing goes to them any more, and the link says so too.
+  const erased = `erased-leave-${t.dialect}@example.com`;
+  await checkOut(t, w, erased, {}, { external_id: 'fourth-stay' });
+  await runWorker(t);
+  const erasedPath = linkIn(mailsTo(erased)[0]!.parsed.text ?? '', 'u');
+  assert.equal((await t.admin('POST', `/accounts/${w.tree.accountId}/guests/erase`, { property_id: w.tree.properties[0], email: erased })).statusCode, 200);
+  const gone = await t.app.inject({ method: 'GET', url: erasedPath });
+  assert.equal(gone.statusCode, 200);
+  assert.match(gone.body, /Sie haben abbestellt/);
+  assert.doesNotMatch(gone.body, /<button/);
 });
 
 eachDatabase('who is not invited: consent as the rule says, cancelled stays, erased guests, the cooldown, old stays; delay waits', async (t) => {

@@ -147,10 +147,11 @@ export async function submitPublic(db: Kysely<DB>, surveyId: string, nodeId: str
 /** GET /u/<token>: the page only checks the link; nothing changes until the guest confirms. */
 export async function checkUnsubscribeLink(db: Kysely<DB>, token: string): Promise<{ language: string | null; place: string | null; unsubscribed: boolean }> {
   const invitation = await invitationByToken(db, token, 'unsubscribe');
-  // A guest who already unsubscribed (by this link or another way), or whose consent the hotel has
-  // withdrawn (the operator's unsubscribe), is told so, not offered the button again.
+  // A guest who already unsubscribed (by this link or another way), whose consent the hotel has
+  // withdrawn (the operator's unsubscribe), or who was erased (nothing is sent to them any more) is
+  // told so, not offered the button again.
   const guest = await db.selectFrom('guests').select(['unsubscribed_at', 'marketing_consent']).where('id', '=', invitation.guest_id).executeTakeFirst();
-  const unsubscribed = guest !== undefined && (guest.unsubscribed_at !== null || guest.marketing_consent === 'withdrawn');
+  const unsubscribed = guest === undefined || guest.unsubscribed_at !== null || guest.marketing_consent === 'withdrawn';
   return { language: languageOf(invitation), place: await placeOf(db, invitation.node_id), unsubscribed };
 }
 
