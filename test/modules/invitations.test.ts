@@ -86,6 +86,8 @@ eachDatabase('invitation rules: created for a published survey and a node below 
     [survey.id, { node_id: tree.root }, 400, /delay_hours/],
     [survey.id, { node_id: tree.regions[0], delay_hours: 1, consent: 'maybe' }, 400, /consent/],
     [survey.id, { node_id: tree.regions[0], delay_hours: 1, cooldown_days: -2 }, 400, /cooldown_days/],
+    // A delay past the stay's maximum age would never send.
+    [survey.id, { node_id: tree.regions[0], delay_hours: 48, max_age_days: 1 }, 400, /delay_hours must be at most max_age_days × 24 \(24\)/],
     [draft.id, { node_id: tree.root, delay_hours: 1 }, 409, /draft/],
     ['00000000-0000-7000-8000-000000000000', { node_id: tree.root, delay_hours: 1 }, 404, /survey not found/],
   ];

@@ -36,9 +36,14 @@ export async function createRule(db: Kysely<DB>, surveyId: string, input: RuleIn
     if (survey.status !== 'published') throw conflict('the survey is a draft: publish it before turning invitations on');
     const node = await requireAccountNode(trx, survey.account_id, input.node_id);
     if (!node.path.startsWith(survey.node_path)) throw invalid('body.node_id must be the survey\'s node or a node below it');
+    const maxAgeDays = input.max_age_days ?? RULE_DEFAULTS.max_age_days;
+    // A stay that ended longer ago than max_age_days is never invited: a longer delay would never send.
+    if (input.delay_hours > maxAgeDays * 24) {
+      throw invalid(`body.delay_hours must be at most max_age_days × 24 (${maxAgeDays * 24}): a stay that ended more than ${maxAgeDays} days ago is never invited`);
+    }
     const row: repo.RuleRow = {
       id: newId(), account_id: survey.account_id, survey_id: survey.id, node_id: node.id, delay_hours: input.delay_hours,
-      consent: input.consent ?? RULE_DEFAULTS.consent, max_age_days: input.max_age_days ?? RULE_DEFAULTS.max_age_days,
+      consent: input.consent ?? RULE_DEFAULTS.consent, max_age_days: maxAgeDays,
       cooldown_days: input.cooldown_days ?? RULE_DEFAULTS.cooldown_days, created_at: nowIso(),
     };
     await repo.insertRule(trx, row);

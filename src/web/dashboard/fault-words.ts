@@ -51,6 +51,10 @@ const RULES: Array<[RegExp, Words]> = [
   [/^new_password must differ from the current password$/, {
     en: () => 'This is your current password: please choose a new one.', de: () => 'Das ist Ihr aktuelles Passwort: Bitte wählen Sie ein neues.',
   }],
+  [/^delay_hours must be at most max_age_days × 24 \((\d+)\)/, {
+    en: (n) => `At most ${n} hours, please: no stay is invited later than "Not after (days)".`,
+    de: (n) => `Bitte höchstens ${n} Stunden: Kein Aufenthalt wird später als „Nicht später als (Tage)“ eingeladen.`,
+  }],
   [/^email is already the e-mail of a user$/, {
     en: () => 'A user with this e-mail address already exists.', de: () => 'Es gibt bereits einen Benutzer mit dieser E-Mail-Adresse.',
   }],
