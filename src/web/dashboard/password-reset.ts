@@ -25,7 +25,9 @@ export const passwordResetPage: DashboardPage = {
     const show = (request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>) => {
       const lang = languageOf(request);
       const t = pageTranslator(lang);
-      return reply.header('Cache-Control', 'no-store').view(view, { styles: [DASHBOARD_CSS], lang, t, csrf: reply.pageCsrfToken(), canMail: mailer !== null, ...data });
+      return reply.header('Cache-Control', 'no-store').view(view, {
+        styles: [DASHBOARD_CSS], lang, t, csrf: reply.pageCsrfToken(), canMail: mailer !== null, minutes: RESET_TTL_S / 60, ...data,
+      });
     };
     const showForgot = (request: FastifyRequest, reply: FastifyReply, data: { email: string; sent: boolean; fault: string | null }) =>
       show(request, reply, 'dashboard/forgot.eta', { title: pageTranslator(languageOf(request))('reset.askTitle'), ...data });
