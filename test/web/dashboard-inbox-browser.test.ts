@@ -66,6 +66,11 @@ eachDatabase('in a browser: answer a review in the inbox on a phone; its hotel o
     await wide.locator('.uplot canvas').first().waitFor();
     await screenshot(wide, 'dashboard-analytics');
     assert.deepEqual(await axeViolations(browser, desktop, `${base}/analytics`), [], '/analytics');
+    // A window narrowed (or zoomed to 400 %) after the page loaded: the chart follows, the page does not scroll sideways.
+    await wide.setViewportSize({ width: 360, height: 800 });
+    await wide.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, { timeout: 10_000 });
+    assert.ok(await wide.evaluate(() => document.querySelector('.uplot')!.getBoundingClientRect().width <= window.innerWidth));
+    await wide.setViewportSize({ width: 1280, height: 900 });
     // The chart speaks the page's language: in German its legend says Monat and names the month under the cursor in German.
     const german = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE', storageState: await phone.storageState() });
     const chart = await german.newPage();
