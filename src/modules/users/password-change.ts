@@ -21,6 +21,13 @@ export function passwordFault(password: string, field: string): string | null {
   return null;
 }
 
+/** A new password as typed twice on a form: FieldsInvalid naming new_password or repeat_password when it may not be used. */
+export function checkNewPassword(next: string, repeated: string): void {
+  const fault = passwordFault(next, 'new_password');
+  if (fault) throw new FieldsInvalid([{ field: 'new_password', message: fault }]);
+  if (repeated !== next) throw new FieldsInvalid([{ field: 'repeat_password', message: 'repeat_password must be the same as new_password' }]);
+}
+
 export interface PasswordChange {
   current: string;
   next: string;
@@ -44,11 +51,7 @@ export type PasswordChangeResult =
 export async function changeOwnPassword(
   db: Kysely<DB>, throttle: LoginThrottle, user: { userId: string; email: string; sessionHash: string }, change: PasswordChange, address: string,
 ): Promise<PasswordChangeResult> {
-  const faults: Array<{ field: string; message: string }> = [];
-  const nextFault = passwordFault(change.next, 'new_password');
-  if (nextFault) faults.push({ field: 'new_password', message: nextFault });
-  else if (change.repeated !== change.next) faults.push({ field: 'repeat_password', message: 'repeat_password must be the same as new_password' });
-  if (faults.length > 0) throw new FieldsInvalid(faults);
+  checkNewPassword(change.next, change.repeated);
 
   const emailKey = user.email.toLowerCase();
   const tryId = randomUUID();
@@ -60,10 +63,7 @@ export async function changeOwnPassword(
   if (change.next === change.current) throw new FieldsInvalid([{ field: 'new_password', message: 'new_password must differ from the current password' }]);
 
   const hash = await hashPassword(change.next);
-  await inTransaction(db, async (trx) => {
-    await repo.setPasswordHash(trx, row.id, hash);
-    await repo.deleteSessionsOfUser(trx, row.id, user.sessionHash);
-  });
+  await inTransaction(db, (trx) => repo.replacePassword(trx, row.id, hash, user.sessionHash));
   return { ok: true };
 }
 
@@ -74,9 +74,6 @@ export async function resetPassword(db: Kysely<DB>, id: string, password: string
   const row = await lookup(id, (uuid) => repo.findUser(db, uuid));
   if (!row) throw notFound('user');
   const hash = await hashPassword(password);
-  await inTransaction(db, async (trx) => {
-    await repo.setPasswordHash(trx, row.id, hash);
-    await repo.deleteSessionsOfUser(trx, row.id, null);
-  });
+  await inTransaction(db, (trx) => repo.replacePassword(trx, row.id, hash, null));
   return { id: row.id, email: row.email };
 }

@@ -9,9 +9,8 @@ import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/transaction.ts';
 import type { DB } from '../../db/schema.ts';
 import type { RateLimitStore } from '../../http/rate-limit.ts';
-import { FieldsInvalid } from '../../lib/errors.ts';
 import { hashPassword } from './password.ts';
-import { passwordFault } from './password-change.ts';
+import { checkNewPassword } from './password-change.ts';
 import * as repo from './repository.ts';
 import { EMAIL_MAX } from './schemas.ts';
 
@@ -24,6 +23,8 @@ export const RESET_ADDRESS_LIMIT = 20;
 const WINDOW_MS = 3600_000;
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** What a link's token looks like (32 bytes, base64url): anything else is not looked up. */
+const isToken = (token: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(token);
 
 /** A link to send: to whom, in which language (the user's setting, or null), and its token. */
 export interface ResetLink {
@@ -58,7 +59,7 @@ export async function requestPasswordReset(db: Kysely<DB>, limits: RateLimitStor
 
 /** The e-mail of the user a live link is for, or null (unknown, used, past its end, or not a token at all). */
 export async function passwordResetFor(db: Kysely<DB>, token: string): Promise<string | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  if (!isToken(token)) return null;
   return (await repo.findPasswordReset(db, digest(token), new Date().toISOString()))?.email ?? null;
 }
 
@@ -67,16 +68,13 @@ export async function passwordResetFor(db: Kysely<DB>, token: string): Promise<s
  * link of the user and every session of the user end with it.
  */
 export async function completePasswordReset(db: Kysely<DB>, token: string, next: string, repeated: string): Promise<boolean> {
-  const fault = passwordFault(next, 'new_password');
-  if (fault) throw new FieldsInvalid([{ field: 'new_password', message: fault }]);
-  if (repeated !== next) throw new FieldsInvalid([{ field: 'repeat_password', message: 'repeat_password must be the same as new_password' }]);
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+  checkNewPassword(next, repeated);
+  if (!isToken(token)) return false;
   const hash = await hashPassword(next);
   return inTransaction(db, async (trx) => {
     const userId = await repo.takePasswordReset(trx, digest(token), new Date().toISOString());
     if (userId === undefined) return false;
-    await repo.setPasswordHash(trx, userId, hash);
-    await repo.deleteSessionsOfUser(trx, userId, null);
+    await repo.replacePassword(trx, userId, hash, null);
     return true;
   });
 }

@@ -26,10 +26,14 @@ export async function updateUser(db: Kysely<DB>, id: string, changes: Partial<Pi
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
-/** A new password: every link to choose one (password_resets) ends with the old one. */
-export async function setPasswordHash(db: Kysely<DB>, id: string, hash: string): Promise<void> {
+/**
+ * A new password: every link to choose one (password_resets) ends with the old one, and every
+ * session of the user but `keepSessionHash` (null: every one). Run it in a transaction.
+ */
+export async function replacePassword(db: Kysely<DB>, id: string, hash: string, keepSessionHash: string | null): Promise<void> {
   await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
   await db.deleteFrom('password_resets').where('user_id', '=', id).execute();
+  await deleteSessionsOfUser(db, id, keepSessionHash);
 }
 
 export async function insertPasswordReset(db: Kysely<DB>, row: { token_hash: string; user_id: string; created_at: string; expires_at: string }): Promise<void> {
@@ -55,7 +59,7 @@ export async function deleteEndedPasswordResets(db: Kysely<DB>, now: string): Pr
 }
 
 /** Ends every session of the user but `keepHash` (null: every one). */
-export async function deleteSessionsOfUser(db: Kysely<DB>, userId: string, keepHash: string | null): Promise<void> {
+async function deleteSessionsOfUser(db: Kysely<DB>, userId: string, keepHash: string | null): Promise<void> {
   let query = db.deleteFrom('user_sessions').where('user_id', '=', userId);
   if (keepHash !== null) query = query.where('id_hash', '!=', keepHash);
   await query.execute();

@@ -35,5 +35,5 @@ export async function pingWithin(ctx: SendWindowContext, principal: Principal, e
   const endpoint = await ownEndpoint(ctx.db, principal, endpointId);
   const hit = await countHit(ctx.rateLimits, `webhook-test:${endpoint.id}`, ctx.config.webhookTestLimit, 60);
   reply.headers(hit.headers);
-  return (hit.over ? await latestPing(ctx.db, principal, endpoint.id) : null) ?? queuePing(ctx.db, principal, endpoint.id);
+  return (hit.over ? await latestPing(ctx.db, endpoint.id) : null) ?? queuePing(ctx.db, principal, endpoint.id);
 }
