@@ -1,5 +1,5 @@
 // Builds the Fastify app: validation, errors, request ids, OpenAPI, docs, health, and every module's routes.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { Type } from 'typebox';
@@ -9,9 +9,10 @@ import { sql } from 'kysely';
 import type { Principal } from './access/principal.ts';
 import type { AppContext } from './context.ts';
 import type { Config } from './config.ts';
-import { AppError, domainError, envelope, type FaultPages, registerErrorHandling } from './http/errors.ts';
+import { domainError, envelope, type FaultPages, registerErrorHandling } from './http/errors.ts';
 import { clientErrorHandler, frameworkError } from './http/edge-errors.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
+import { tokenGuard } from './http/token-guard.ts';
 import { requestLogger, requestSerializer } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { parseJsonBody } from './http/json-body.ts';
@@ -20,6 +21,7 @@ import { docsOptions } from './http/docs.ts';
 import { allowedMethods, collectRoutes } from './http/route-table.ts';
 import { adminRoutes, publicRoutes } from './modules/registry.ts';
 import { registerPages } from './web/plugin.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { isGuestLink } from './web/survey/routes.ts';
 
 const DOCS_PREFIX = `${API_PREFIX}/docs`;
@@ -132,6 +134,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
     }
   });
 
+  await metricsRoutes(app, context);
+
   // Each plane has its own document, built from its own routes (src/openapi.ts). The reference page
   // loads the public one from ./json (swagger-ui's own route).
   await app.register(async (api) => {
@@ -143,20 +147,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, options: FastifySer
 
   const adminFailures = new AuthThrottle(ctx.rateLimits, 'admin', ctx.config.authFailureLimit, ctx.config.authFailureWindowS);
   await app.register(async (admin) => {
-    admin.addHook('onRequest', async (request) => {
-      const token = ctx.config.adminToken;
-      // Without a configured token the operator plane does not exist on the network.
-      if (token === null) throw new AppError(404, `no route ${request.method} ${request.url.split('?')[0]}`);
-      // A refused address is refused, the right token included (otherwise guessing would go on),
-      // unless that token authenticated lately: an operator's tools beside a failing script still work.
-      const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-      adminFailures.check(request, given);
-      if (!safeEqual(given, token)) {
-        await adminFailures.failed(request);
-        throw new AppError(401, given === '' ? 'Authorization header must be "Bearer <REPUTE_ADMIN_TOKEN>"' : 'the bearer token is not this server\'s REPUTE_ADMIN_TOKEN');
-      }
-      adminFailures.succeeded(given);
-    });
+    admin.addHook('onRequest', tokenGuard(ctx.config.adminToken, 'REPUTE_ADMIN_TOKEN', adminFailures));
     await admin.register(swagger, documentOptions('admin'));
     // Behind the admin token like every route of the plane.
     admin.get('/openapi.json', { schema: { hide: true } }, async () => admin.swagger());
@@ -180,9 +171,4 @@ function strictQuery(route: RouteOptions): void {
   const inApi = (url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PREFIX) && url !== `${API_PREFIX}/openapi.json`)
     || (url.startsWith(ADMIN_PREFIX) && url !== `${ADMIN_PREFIX}/openapi.json`);
   if (inApi && route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: NoQuery };
-}
-
-/** Compares digests, so neither the content nor the length of the secret shows in the time taken. */
-function safeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }

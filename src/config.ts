@@ -13,6 +13,8 @@ export interface Config {
   readonly databaseUrl: string;
   readonly redisUrl: string | null;
   readonly adminToken: string | null;
+  /** Bearer token of GET /metrics; null: the route does not exist. */
+  readonly metricsToken: string | null;
   /** 32 raw bytes; encrypts webhook signing secrets at rest. */
   readonly secretKey: Buffer;
   readonly rateLimitMax: number;
@@ -171,11 +173,11 @@ function logLevelVar(env: Env): string {
   return level;
 }
 
-/** At least 16 characters: the token is all that guards the operator plane. */
-function adminTokenVar(env: Env): string | null {
-  const token = env.REPUTE_ADMIN_TOKEN?.trim() || null;
+/** At least 16 characters: the token is all that guards its plane (the operator's, or the metrics). */
+function tokenVar(env: Env, name: 'REPUTE_ADMIN_TOKEN' | 'METRICS_TOKEN'): string | null {
+  const token = env[name]?.trim() || null;
   if (token !== null && token.length < 16) {
-    throw new ConfigError(`REPUTE_ADMIN_TOKEN must be at least 16 characters, got ${token.length} (try: openssl rand -hex 32)`);
+    throw new ConfigError(`${name} must be at least 16 characters, got ${token.length} (try: openssl rand -hex 32)`);
   }
   return token;
 }
@@ -277,7 +279,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl,
     redisUrl: redisUrlVar(env),
-    adminToken: adminTokenVar(env),
+    adminToken: tokenVar(env, 'REPUTE_ADMIN_TOKEN'),
+    metricsToken: tokenVar(env, 'METRICS_TOKEN'),
     rateLimitMax: intVar(env, 'RATE_LIMIT_MAX', 120, 1, 1_000_000_000),
     rateLimitWindowS: intVar(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
     webhookTestLimit: intVar(env, 'WEBHOOK_TEST_LIMIT', 10, 1, 1_000_000),
