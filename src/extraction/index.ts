@@ -45,7 +45,9 @@ export function createExtractor(options: { opinionless?: EngineOptions['opinionl
     extract(review: ReviewText, categories: readonly CustomCategory[] = []): Extraction {
       const title = review.title ?? '';
       const text = review.text ?? '';
-      const language = supportedLanguage(review.language) ?? detectLanguage(title.length > 0 ? `${title}. ${text}` : text);
+      // A review that names its language is read in it or not at all: a Portuguese text detected
+      // among the five would be read as Italian or Spanish, into topics and opinions it does not hold.
+      const language = namesLanguage(review.language) ? supportedLanguage(review.language) : detectLanguage(title.length > 0 ? `${title}. ${text}` : text);
       if (language === null) return { language: null, sentiment: null, mentions: [] };
       const lexicon = lexicons.get(language)!;
       const mentions: ExtractedMention[] = [];
@@ -67,6 +69,11 @@ export function createExtractor(options: { opinionless?: EngineOptions['opinionl
       return { language, sentiment, mentions };
     },
   };
+}
+
+/** A tag that says which language, not `und` (BCP 47's "undetermined"). */
+function namesLanguage(tag: string | null): tag is string {
+  return tag !== null && tag.trim() !== '' && !/^und(?:[-_]|$)/i.test(tag.trim());
 }
 
 function toMention(field: 'title' | 'text', value: string, m: FieldMention, categories: readonly CustomCategory[], language: EngineLanguage): ExtractedMention {

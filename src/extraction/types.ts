@@ -44,7 +44,7 @@ export interface ExtractedMention {
 }
 
 export interface Extraction {
-  /** The language used: the review's when given and supported, else detected; null when neither. */
+  /** The language used: the review's when it names one (null when that is none of the five), else detected; null when there is nothing to detect. */
   language: EngineLanguage | null;
   /** Overall sentiment computed from the text (for reviews that arrive without one). */
   sentiment: Polarity | null;

@@ -64,11 +64,16 @@ test('mentions found in the title say so in source_field, with offsets in the ti
   for (const m of mentions) assert.equal(title.slice(m.start, m.end), m.text);
 });
 
-test('the language is the review’s when supported (primary subtag), else detected', () => {
+test('the language is the review’s when given (primary subtag), else detected', () => {
   const german = 'Das Zimmer war sehr sauber und das Personal ausgesprochen freundlich.';
   assert.equal(engine.extract({ title: null, text: german, language: null }).language, 'de');
+  assert.equal(engine.extract({ title: null, text: german, language: 'und' }).language, 'de');
   assert.equal(engine.extract({ title: null, text: german, language: 'de-CH' }).language, 'de');
-  assert.equal(engine.extract({ title: null, text: german, language: 'nl' }).language, 'de');
+  // Given and none of the five: not read at all. Detected among the five, this Portuguese text was
+  // read as Italian, its pool as a negative Wellness mention.
+  const portuguese = 'A piscina era fantástica, o hotel muito limpo.';
+  assert.deepEqual(engine.extract({ title: null, text: portuguese, language: 'pt-BR' }), { language: null, sentiment: null, mentions: [] });
+  assert.deepEqual(engine.extract({ title: null, text: german, language: 'nl' }), { language: null, sentiment: null, mentions: [] });
   assert.equal(engine.extract({ title: null, text: 'La colazione era ottima e la camera pulita.', language: null }).language, 'it');
   assert.deepEqual(engine.extract({ title: null, text: '   ', language: null }), { language: null, sentiment: null, mentions: [] });
 });
@@ -281,3 +286,24 @@ test('Spanish: "echamos de menos" and polite wishes complain, better hotels for 
   assert.deepEqual(verdicts(read('Hemos pagado menos en hoteles mucho mejores.', 'es').mentions), ['Value:negative']);
   assert.deepEqual(verdicts(read('Nadie se molestó en ayudarnos.', 'es').mentions), ['Staff:negative']);
 });
+
+// Found by an audit against insights.md's topic table: each read wrongly before (in brackets).
+test('soundproofing complaints are negative Noise, sleep praise is Bed, a view of the city is Location', () => {
+  const cases: Array<[string, string, string[]]> = [
+    ['en', 'The soundproofing was terrible.', ['Noise:negative']], // (Noise positive: the noun was praise)
+    ['en', 'Terrible soundproofing.', ['Noise:negative']],
+    ['en', 'The room was well soundproofed.', ['Noise:positive']],
+    ['en', 'We slept well.', ['Bed:positive']], // (no mention)
+    ['en', 'Slept like a log.', ['Bed:positive']],
+    ['en', 'Amazing view of the city.', ['Location:positive']], // (Room)
+    ['en', 'Great view over the city.', ['Location:positive']],
+    ['en', 'Lovely view of the sea.', ['Room:positive']],
+    ['fr', 'Vue magnifique sur la ville.', ['Location:positive', 'Room:positive']], // (Room only)
+    ['it', 'Vista splendida sulla città.', ['Location:positive', 'Room:positive']],
+  ];
+  for (const [language, text, expected] of cases) {
+    const found = read(text, language).mentions.map((m) => `${m.topic}:${m.sentiment}`).sort();
+    assert.deepEqual(found, expected, `${language}: ${text}`);
+  }
+});
+

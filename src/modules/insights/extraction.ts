@@ -11,8 +11,12 @@ import type { Log } from '../../lib/log.ts';
 import * as repo from './extraction-repository.ts';
 
 export const EXTRACTION_BATCH = 200;
-/** Long enough for a batch on a slow machine; a dead worker's rows are taken again after it. */
-export const EXTRACTION_LEASE_MS = 60_000;
+/**
+ * A dead worker's rows are taken again after it, so it bounds how late a review's mentions come when a
+ * worker crashes mid-batch (insights.md: within 10 s, crash or not). A batch takes a fraction of a
+ * second; one that outlives its lease on a starved machine is read twice, to the same mentions.
+ */
+export const EXTRACTION_LEASE_MS = 5_000;
 
 export interface ExtractionDeps {
   db: Kysely<DB>;
