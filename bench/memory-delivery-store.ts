@@ -31,7 +31,7 @@ export function memoryDeliveryStore(template: DeliveryTemplate, n: number): Deli
         claimed.push({
           id: nextId(), endpointId: template.endpointId, eventId: nextId(), eventType: template.eventType, attemptCount: 0,
           payload: template.payload, url: template.url, secretEnc: template.secretEnc, previousSecretEnc: null,
-          previousSecretUntil: null, manual: false, owner: r.owner, leaseUntil,
+          previousSecretUntil: null, manual: false, countsForHealth: true, owner: r.owner, leaseUntil,
         });
       }
       return claimed;

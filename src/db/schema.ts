@@ -334,7 +334,7 @@ export interface WebhookDeliveryTable {
   lease_until: string | null;
   /** The claim that holds the lease (added by the webhook-leases migration). */
   lease_owner: string | null;
-  /** 1 while a re-send asked through the API is due: one attempt, not counted toward auto-disable. */
+  /** While a one-off attempt is due (src/delivery/manual-retry.ts): 1 a re-send asked through the API, 2 an operator's retry; else 0. */
   manual_retry: ColumnType<number, number | undefined, number>;
   created_at: string;
 }

@@ -57,7 +57,7 @@ export function attempter(config: Pick<Config, 'secretKey' | 'webhookRetrySchedu
     // Not an attempt: nothing was sent, and nothing the receiver does would change it.
     if (key === null) return null;
     const outcome: AttemptOutcome = await sender.send(d.url, webhookHeaders(key, d.eventId, d.payload, attemptedAt), d.payload);
-    // A re-send is one attempt: after it the delivery is delivered or failed, whatever the schedule says.
+    // A re-send or an operator's retry is one attempt: after it the delivery is delivered or failed, whatever the schedule says.
     const step = nextStep(d.manual ? [] : config.webhookRetryScheduleS, d.manual ? 1 : d.attemptCount + 1, outcome, new Date());
     return {
       outcome,
@@ -66,7 +66,7 @@ export function attempter(config: Pick<Config, 'secretKey' | 'webhookRetrySchedu
         statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, responseBody: outcome.responseBody,
         status: step.status, nextAttemptAt: isoAt(step.nextAttemptAt.getTime()),
         pauseEndpointId: outcome.statusCode === 410 ? d.endpointId : null,
-        endpointId: d.endpointId, counts: !d.manual,
+        endpointId: d.endpointId, counts: d.countsForHealth,
       },
     };
   };

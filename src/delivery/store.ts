@@ -2,6 +2,7 @@
 // and record the attempts' results. One implementation per dialect, chosen once (src/stores.ts):
 // store-postgres.ts (FOR UPDATE SKIP LOCKED, so many workers share the queue) and store-sqlite.ts
 // (one immediate transaction, as SQLite has one writer).
+import { MANUAL_RETRY } from './manual-retry.ts';
 
 export interface ClaimRequest {
   /** ISO now: deliveries whose next_attempt_at is at or before it are due. */
@@ -54,8 +55,10 @@ export interface ClaimedDelivery {
   previousSecretEnc: string | null;
   /** Epoch ms when the previous secret stops signing. */
   previousSecretUntil: number | null;
-  /** A re-send asked through the API: one attempt whatever its outcome, not counted toward auto-disable. */
+  /** Made due by hand (a re-send, an operator's retry): one attempt whatever its outcome. */
   manual: boolean;
+  /** Whether its outcome counts toward auto-disable: not for a re-send asked through the API. */
+  countsForHealth: boolean;
   owner: string;
   /** The lease's end (epoch ms): an attempt must not start unless it can finish before. */
   leaseUntil: number;
@@ -67,7 +70,7 @@ export function toClaimed(row: ClaimedRow, claim: Pick<ClaimRequest, 'owner' | '
     id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type, attemptCount: row.attempt_count,
     payload: row.payload, url: row.url, secretEnc: row.secret_enc,
     previousSecretEnc: row.previous_secret_enc, previousSecretUntil: row.previous_secret_until === null ? null : Date.parse(row.previous_secret_until),
-    manual: Number(row.manual_retry) === 1, owner: claim.owner, leaseUntil: Date.parse(claim.leaseUntil),
+    manual: Number(row.manual_retry) !== MANUAL_RETRY.none, countsForHealth: Number(row.manual_retry) !== MANUAL_RETRY.api, owner: claim.owner, leaseUntil: Date.parse(claim.leaseUntil),
   };
 }
 

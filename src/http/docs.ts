@@ -3,7 +3,8 @@
 // box would load any URL typed into it), and without the online validator badge. Its responses carry
 // a Content-Security-Policy of their own: every script is one of the package's files ('self'), the
 // document and "Try it out" requests go to this server only, and no other site may frame the page.
-// Inline styles stay allowed: swagger-ui's React components set style attributes.
+// Inline styles stay allowed: swagger-ui's React components set style attributes. The other headers
+// every dashboard page carries come too (no referrer leaves, no framing in older browsers, no sniffing).
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f4e79"/>'
@@ -26,6 +27,12 @@ export function docsOptions(routePrefix: string, indexPrefix: string): FastifySw
     uiConfig: { deepLinking: true },
     validatorUrl: false,
     staticCSP: DOCS_CSP,
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('referrer-policy', 'no-referrer').header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff');
+        done();
+      },
+    },
     theme: {
       title: 'Repute API reference',
       css: [{ filename: 'repute.css', content: CSS }],

@@ -174,6 +174,10 @@ eachDatabase('GET /api/v4/docs serves the reference page, whose assets load and 
     const csp = String(r.headers['content-security-policy']);
     assert.match(csp, /script-src 'self'(;|$)/, 'scripts only from this server, none inline');
     assert.match(csp, /frame-ancestors 'none'/);
+    // As on every dashboard page.
+    assert.equal(r.headers['referrer-policy'], 'no-referrer');
+    assert.equal(r.headers['x-frame-options'], 'DENY');
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
     const assets = [...r.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, `http://localhost${page}`).pathname);
     assert.ok(assets.some((a) => a.endsWith('/swagger-initializer.js')), 'the page runs the initializer');
     assert.match(r.body, /<title>Repute API reference<\/title>/);

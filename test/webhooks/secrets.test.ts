@@ -11,7 +11,6 @@ import { buildApp } from '../../src/app.ts';
 import { newSecret, secretKey, sign, webhookHeaders } from '../../src/delivery/signer.ts';
 import { startWorker } from '../../src/delivery/worker.ts';
 import { open, seal } from '../../src/lib/secret-box.ts';
-import { nextStep } from '../../src/delivery/schedule.ts';
 import { checkSecretKey } from '../../src/process/secret-key-check.ts';
 import { createTestApp, dialects, freshDatabase, testEnv, ADMIN_TOKEN } from '../support/app.ts';
 import { createKey, createTree } from '../support/factories.ts';
@@ -39,20 +38,6 @@ test('secrets are sealed with AES-256-GCM under the key, bound to their row', ()
   const raw = Buffer.from(sealed.slice(3), 'base64');
   raw[raw.length - 1]! ^= 1;
   assert.throws(() => open(key, 'v1.' + raw.toString('base64'), 'row-1'));
-});
-
-test('retry delays follow the schedule with ±20% jitter; Retry-After is honoured up to an hour', () => {
-  const schedule = [0, 10, 100];
-  const now = new Date('2026-01-01T00:00:00.000Z');
-  const delay = (step: ReturnType<typeof nextStep>) => (step.nextAttemptAt.getTime() - now.getTime()) / 1000;
-  assert.equal(nextStep(schedule, 1, { statusCode: 204, retryAfterS: null }, now).status, 'delivered');
-  assert.equal(delay(nextStep(schedule, 1, { statusCode: 500, retryAfterS: null }, now, () => 0)), 8);
-  assert.equal(delay(nextStep(schedule, 1, { statusCode: 500, retryAfterS: null }, now, () => 1)), 12);
-  assert.equal(delay(nextStep(schedule, 2, { statusCode: null, retryAfterS: null }, now, () => 0.5)), 100);
-  assert.equal(nextStep(schedule, 3, { statusCode: 500, retryAfterS: null }, now).status, 'failed');
-  assert.equal(delay(nextStep(schedule, 1, { statusCode: 429, retryAfterS: 60 }, now, () => 0.5)), 60);
-  assert.equal(delay(nextStep(schedule, 1, { statusCode: 503, retryAfterS: 1 }, now, () => 0.5)), 10);
-  assert.equal(delay(nextStep(schedule, 1, { statusCode: 503, retryAfterS: 1e9 }, now, () => 0.5)), 3600);
 });
 
 for (const dialect of dialects) {

@@ -2,6 +2,7 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 import type { DB, WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointTable } from '../../db/schema.ts';
 import type { Insertable } from 'kysely';
+import { MANUAL_RETRY } from '../../delivery/manual-retry.ts';
 
 const DELIVERY_LIST_LIMIT = 100;
 
@@ -81,7 +82,7 @@ export async function setSecrets(db: Kysely<DB>, id: string, secrets: Pick<Webho
 /** A delivered or failed delivery becomes due at once for one re-send; false when it is pending (or gone). */
 export async function requeueOnce(db: Kysely<DB>, id: string, now: string): Promise<boolean> {
   const result = await db.updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null, manual_retry: 1 })
+    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null, manual_retry: MANUAL_RETRY.api })
     .where('id', '=', id).where('status', '!=', 'pending').executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -101,10 +102,10 @@ export async function listAttempts(db: Kysely<DB>, deliveryId: string) {
     .where('delivery_id', '=', deliveryId).orderBy('attempted_at').orderBy('id').execute();
 }
 
-/** A failed delivery becomes due once more; returns false when it is not failed. */
+/** A failed delivery becomes due for one more attempt (not the rest of a schedule); returns false when it is not failed. */
 export async function requeueFailed(db: Kysely<DB>, id: string, now: string): Promise<boolean> {
   const result = await db.updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null, manual_retry: 0 })
+    .set({ status: 'pending', next_attempt_at: now, lease_until: null, lease_owner: null, manual_retry: MANUAL_RETRY.operator })
     .where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
