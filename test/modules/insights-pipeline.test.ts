@@ -260,6 +260,30 @@ eachDatabase('recommendations come from the mentions, name property, topic and f
   assert.ok(again.some((r) => r.id === clean.id), 'the standing recommendation keeps its id');
 });
 
+eachDatabase('a recommendation\'s impact counts each complaining review once, however often it complains', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const day = 86_400_000;
+  // Harbour Hotel: 4 reviews rated 3 that each complain twice about noise, 6 rated 4 that say nothing of it.
+  for (let i = 0; i < 10; i++) {
+    const complains = i < 4;
+    await createReview(t, tree.accountId, tree.properties[0], {
+      text: complains ? 'The street was very noisy. The neighbours were loud all night.' : 'Lovely breakfast.',
+      rating: complains ? 3 : 4, reviewed_at: new Date(Date.now() - (i + 1) * day).toISOString(),
+    });
+  }
+  await drain(t);
+  await refreshRecommendations(t.ctx.db, tree.accountId, new Date());
+  const page = (await t.api(key, 'GET', '/insights/recommendations?limit=100')).json().data as any[];
+  const names = await topicNames(t, key);
+  const noise = page.find((r) => names.get(r.canonical_label_id) === 'Noise' && r.title.includes('Harbour Hotel'));
+  assert.ok(noise, JSON.stringify(page));
+  assert.match(noise.body, /8 of 8 mentions/);
+  // (4 of 10 reviews) × (4 − 3 stars) = +0.40. Counted by mention (8 complaining, against 2 others) it
+  // read +1.40, all the stars the hotel's 3.6 had left.
+  assert.equal(noise.impact, 'about +0.40 on the average rating (of 5)');
+});
+
 eachDatabase('a problem spread over a group\'s hotels, each with too few mentions of its own, is the group\'s recommendation', async (t) => {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.root);

@@ -11,23 +11,29 @@ export interface TopicCounts {
   recent: number;
   total: number;
   negative: number;
-  /** Sum and count of the normalised ratings (0–100) of the reviews with a negative mention. */
+  /** Sum and count of the normalised ratings (0–100) of the reviews with a negative mention, each review once. */
   negative_rating_sum: number;
   negative_rating_count: number;
 }
 
 export async function topicCounts(db: Kysely<DB>, accountId: string, since: string, recentFrom: string): Promise<TopicCounts[]> {
   const { rows } = await sql<TopicCounts>`
-    select node_id, topic_id, recent, count(*) as total,
-      sum(case when sentiment = 'negative' then 1 else 0 end) as negative,
-      coalesce(sum(case when sentiment = 'negative' then rating end), 0) as negative_rating_sum,
-      count(case when sentiment = 'negative' then rating end) as negative_rating_count
+    select node_id, topic_id, recent, sum(mentions) as total, sum(negatives) as negative,
+      coalesce(sum(case when negatives > 0 then rating end), 0) as negative_rating_sum,
+      count(case when negatives > 0 then rating end) as negative_rating_count
     from (
-      select m.node_id, m.canonical_label_id as topic_id, m.sentiment, r.rating_normalized as rating,
-        case when m.created_at >= ${recentFrom} then 1 else 0 end as recent
-      from mentions m join reviews r on r.id = m.review_id
-      where m.account_id = ${accountId} and m.created_at >= ${since} and r.is_hidden = 0
-    ) windowed
+      -- One row per review and topic: a review that complains twice about a topic is one complaining
+      -- review (its rating counted once in the impact), and two of the topic's negative mentions.
+      select node_id, topic_id, rating, recent,
+        count(*) as mentions, sum(case when sentiment = 'negative' then 1 else 0 end) as negatives
+      from (
+        select m.node_id, m.canonical_label_id as topic_id, m.review_id, m.sentiment, r.rating_normalized as rating,
+          case when m.created_at >= ${recentFrom} then 1 else 0 end as recent
+        from mentions m join reviews r on r.id = m.review_id
+        where m.account_id = ${accountId} and m.created_at >= ${since} and r.is_hidden = 0
+      ) windowed
+      group by node_id, topic_id, review_id, rating, recent
+    ) per_review
     group by node_id, topic_id, recent`.execute(db);
   return rows.map((r) => ({ ...r, recent: Number(r.recent), total: Number(r.total), negative: Number(r.negative), negative_rating_sum: Number(r.negative_rating_sum), negative_rating_count: Number(r.negative_rating_count) }));
 }

@@ -25,6 +25,7 @@ export const HIGH_SHARE = 0.4;
 export const RISE = 0.15;
 export const FLOOR_SHARE = 0.2;
 
+/** Mentions of a topic, and the normalised ratings of the reviews with a negative one (each review once). */
 interface Figures { total: number; negative: number; ratingSum: number; ratingCount: number }
 const empty = (): Figures => ({ total: 0, negative: 0, ratingSum: 0, ratingCount: 0 });
 const count = (f: Figures): MentionCount => ({ negative: f.negative, total: f.total });
@@ -157,8 +158,7 @@ export function gainOf(cur: Figures, node: repo.NodeRatings | undefined): number
   const othersCount = node.rating_count - cur.ratingCount;
   if (othersCount <= 0) return null;
   const others = (node.rating_sum - cur.ratingSum) / othersCount;
-  // Figures count mentions, and a review may mention the topic more than once: never promise more
-  // than the stars the node's average has left to gain.
+  // Never promise more than the stars the node's average has left to gain.
   const room = 5 - node.rating_sum / node.rating_count / 20;
   const gain = Math.min((cur.ratingCount / node.rating_count) * (others - complaining) / 20, room);
   return gain > 0 ? gain : null;
