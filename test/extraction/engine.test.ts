@@ -69,6 +69,7 @@ test('the language is the review’s when given (primary subtag), else detected'
   assert.equal(engine.extract({ title: null, text: german, language: null }).language, 'de');
   assert.equal(engine.extract({ title: null, text: german, language: 'und' }).language, 'de');
   assert.equal(engine.extract({ title: null, text: german, language: 'de-CH' }).language, 'de');
+  assert.equal(engine.extract({ title: null, text: german, language: 'deu' }).language, 'de');
   // Given and none of the five: not read at all. Detected among the five, this Portuguese text was
   // read as Italian, its pool as a negative Wellness mention.
   const portuguese = 'A piscina era fantástica, o hotel muito limpo.';

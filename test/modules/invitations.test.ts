@@ -102,6 +102,20 @@ eachDatabase('invitation rules: created for a published survey and a node below 
   assert.deepEqual((await t.admin('GET', `/surveys/${survey.id}/invitation-rules`)).json().data, []);
 });
 
+eachDatabase('a three-letter language code is read as the language it names, never cut to two letters', async (t) => {
+  const w = await world(t);
+  // ISO 639-2 "ger" is German (cut, "ge" is Georgian); "est" is Estonian (cut, "es" is Spanish): the
+  // survey has English and German, so the German reads German and the Estonian the primary, English.
+  await checkOut(t, w, `ger-${t.dialect}@example.com`, { language_code: 'ger' });
+  await checkOut(t, w, `est-${t.dialect}@example.com`, { language_code: 'est' });
+  await runWorker(t);
+  const [german] = mailsTo(`ger-${t.dialect}@example.com`);
+  const [estonian] = mailsTo(`est-${t.dialect}@example.com`);
+  assert.match(german!.raw, /^Content-Language: de\r?$/m);
+  assert.match(german!.parsed.subject ?? '', /Wie war Ihr Aufenthalt/);
+  assert.match(estonian!.raw, /^Content-Language: en\r?$/m);
+});
+
 eachDatabase('a checked-out guest gets one e-mail in their language with both links and one-click headers; answering completes the response once', async (t) => {
   const w = await world(t);
   const email = `anna-${t.dialect}@example.com`;

@@ -2,6 +2,7 @@
 // the unsubscribe link, and the one-click unsubscribe headers of RFC 8058 (a mail provider POSTs
 // `List-Unsubscribe=One-Click` to the link in List-Unsubscribe). The HTML part is an Eta template
 // that escapes every value (a property or survey name is text, never markup).
+import { baseLanguage } from '../../lib/language-tag.ts';
 import { Eta } from 'eta';
 import type { SendMailOptions } from 'nodemailer';
 
@@ -69,8 +70,8 @@ export interface InvitationMail {
 const fill = (text: string, vars: Record<string, string>): string => text.replace(/\{(\w+)\}/g, (whole, k: string) => vars[k] ?? whole);
 
 export function invitationMessage(m: InvitationMail): SendMailOptions & { fileName: string } {
-  // The language the e-mail is written in: the invitation's, its base language (de for de-CH), else English.
-  const language = m.language in WORDS ? m.language : m.language.slice(0, 2) in WORDS ? m.language.slice(0, 2) : 'en';
+  // The language the e-mail is written in: the invitation's, its base language (de for de-CH or deu), else English.
+  const language = m.language in WORDS ? m.language : baseLanguage(m.language) in WORDS ? baseLanguage(m.language) : 'en';
   const words = WORDS[language]!;
   const vars = { property: m.propertyName, name: m.firstName ?? '' };
   const greeting = m.firstName ? fill(words.greetingNamed, vars) : words.greeting;

@@ -7,6 +7,7 @@
 //  3. send through the Mailer, several at once, renewing the batch's lease meanwhile; then record
 //     sent, or the SMTP answer and the next try on the retry schedule (a permanent 5xx refusal fails
 //     at once).
+import { baseLanguage } from '../../lib/language-tag.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -46,7 +47,7 @@ export function invitationLanguage(guestLanguage: string | null, available: read
   if (guestLanguage) {
     const exact = available.find((l) => l.toLowerCase() === guestLanguage.toLowerCase());
     if (exact) return exact;
-    const base = guestLanguage.slice(0, 2).toLowerCase();
+    const base = baseLanguage(guestLanguage);
     if (available.includes(base)) return base;
   }
   return primary;
