@@ -227,6 +227,27 @@ eachDatabase('an account\'s own categories: admin API rules, and a keyword match
   assert.ok((await mentionsOf(t, key, review.id)).every((m) => m.custom_category_id === null));
 });
 
+eachDatabase('an account\'s own topic takes keyword lists through the admin API, and a match marks the mention', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root);
+  const topic = await t.admin('POST', `/accounts/${tree.accountId}/topics`, { name: 'Coffee', keywords: { en: ['Espresso', 'cappuccino*'] } });
+  assert.equal(topic.statusCode, 201, topic.body);
+  assert.equal(topic.json().name, 'Coffee');
+  // It is a category as well: listed with its keywords, as stored.
+  const listed = (await t.admin('GET', `/accounts/${tree.accountId}/categories`)).json().data;
+  assert.deepEqual(listed.map((c: any) => [c.id, c.keywords]), [[topic.json().id, { en: ['espresso', 'cappuccino*'] }]]);
+  // Keywords are an account's own: a global topic takes none, and bad lists name the field.
+  assert.equal((await t.admin('POST', '/topics', { name: 'Coffee', keywords: { en: ['espresso'] } })).statusCode, 400);
+  const empty = await t.admin('POST', `/accounts/${tree.accountId}/topics`, { name: 'Tea', keywords: { en: [' '] } });
+  assert.equal(empty.statusCode, 400);
+  assert.match(empty.json().error, /body\.keywords/);
+
+  const review = await createReview(t, tree.accountId, tree.properties[0], { text: 'The breakfast cappuccinos were cold.' });
+  await drain(t);
+  const mentions = await mentionsOf(t, key, review.id);
+  assert.ok(mentions.some((m) => m.custom_category_id === topic.json().id), JSON.stringify(mentions));
+});
+
 eachDatabase('recommendations come from the mentions, name property, topic and figures, and are updated in place', async (t) => {
   const tree = await createTree(t);
   const key = await createKey(t, tree.accountId, tree.root);

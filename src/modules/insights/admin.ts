@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../../http/route-context.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { CategoryInput, CategoryPatch, MentionInput, RecommendationInput, TopicInput } from './schemas.ts';
+import { AccountTopicInput, CategoryInput, CategoryPatch, MentionInput, RecommendationInput, TopicInput } from './schemas.ts';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.ts';
 import { createMention, createRecommendation, createTopic } from './service.ts';
 
@@ -14,7 +14,7 @@ export function insightAdminRoutes(app: FastifyInstance, ctx: RouteContext): voi
   r.post('/topics', { schema: { tags: ['admin'], body: TopicInput } }, async (request, reply) =>
     reply.status(201).send(await createTopic(ctx.db, null, request.body)));
 
-  r.post('/accounts/:id/topics', { schema: { tags: ['admin'], params: IdParams, body: TopicInput } }, async (request, reply) =>
+  r.post('/accounts/:id/topics', { schema: { tags: ['admin'], params: IdParams, body: AccountTopicInput } }, async (request, reply) =>
     reply.status(201).send(await createTopic(ctx.db, request.params.id, request.body)));
 
   r.post('/accounts/:id/categories', { schema: { tags: ['admin'], params: IdParams, body: CategoryInput } }, async (request, reply) =>

@@ -12,7 +12,7 @@ import * as repo from './repository.ts';
 import type { Category, CategoryInput, CategoryPatch } from './schemas.ts';
 
 /** Keywords as stored and matched: lower-case, trimmed, without duplicates or empty lists. */
-function normaliseKeywords(keywords: Record<string, string[]>): Record<string, string[]> {
+export function normaliseKeywords(keywords: Record<string, string[]>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [language, words] of Object.entries(keywords)) {
     if (!/^[a-z]{2,3}$/.test(language)) throw invalid(`body.keywords.${language} must be named by a language code such as en or de`);

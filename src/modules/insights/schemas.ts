@@ -74,6 +74,13 @@ export type RecommendationInput = Static<typeof RecommendationInput>;
 /** Keyword lists per language code ("en", "de", …): words or phrases, matched case-insensitively. */
 export const CategoryKeywords = Type.Record(Type.String({ pattern: '^[a-z]{2,3}$' }), Type.Array(NonEmptyString(100), { maxItems: 200 }), { maxProperties: 20 });
 
+/** An account's own topic may carry keyword lists, as a category does (insights.md). */
+export const AccountTopicInput = Type.Object({
+  ...TopicInput.properties,
+  keywords: OptionalNullable(CategoryKeywords),
+}, { additionalProperties: false });
+export type AccountTopicInput = Static<typeof AccountTopicInput>;
+
 export const CategoryInput = Type.Object({
   name: NonEmptyString(200),
   keywords: CategoryKeywords,

@@ -14,7 +14,8 @@ import { narrowedScope } from '../nodes/service.ts';
 import { requireReview } from '../reviews/service.ts';
 import * as repo from './repository.ts';
 import { parseFacts, type RecommendationFacts } from './recommendation-facts.ts';
-import type { Mention, MentionInput, MentionListQuery, Recommendation, RecommendationInput, Topic, TopicInput } from './schemas.ts';
+import type { AccountTopicInput, Mention, MentionInput, MentionListQuery, Recommendation, RecommendationInput, Topic } from './schemas.ts';
+import { normaliseKeywords } from './categories.ts';
 
 const toTopic = (row: TopicRow): Topic =>
   ({ id: row.id, name: row.name, language: row.language, parent_label_id: row.parent_label_id });
@@ -85,14 +86,15 @@ async function requireReadableTopic(db: Kysely<DB>, accountId: string | null, id
 }
 
 /** accountId null creates a global topic, readable by every account. importKey: the importer's identity of the record. */
-export async function createTopic(db: Kysely<DB>, accountId: string | null, input: TopicInput, importKey: string | null = null): Promise<Topic> {
+/** A global topic (accountId null) or an account's own, which may carry keyword lists (then it is a category as well). */
+export async function createTopic(db: Kysely<DB>, accountId: string | null, input: AccountTopicInput, importKey: string | null = null): Promise<Topic> {
   return db.transaction().execute(async (trx) => {
     if (accountId !== null) await requireAccount(trx, accountId);
     if (input.parent_label_id != null) await requireReadableTopic(trx, accountId, input.parent_label_id, 'parent_label_id');
     const row: TopicRow = {
       id: newId(), account_id: accountId, name: input.name, language: input.language ?? null,
       parent_label_id: input.parent_label_id ?? null, created_at: toIsoOrNull(input.created_at) ?? nowIso(), import_key: importKey,
-      keywords: null,
+      keywords: accountId === null || input.keywords == null ? null : JSON.stringify(normaliseKeywords(input.keywords)),
     };
     await repo.insertTopic(trx, row);
     return toTopic(row);
