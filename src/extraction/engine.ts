@@ -289,7 +289,10 @@ function scoreClause(clause: Clause, inherited: TopicScore[] | null): { topics: 
   // Not one that names a thing outside the topics: "ottima, ma la sala era piccola" is about the room it names.
   const namesOther = clause.hits.some((h) => h.other && h.topic === null);
   const nouns = inherited?.filter((t) => !t.evaluative) ?? [];
-  if (inherited && inheritedOpinion !== 0 && !namesOther && topics.every((t) => t.evaluative || t.topic === 'Value')) {
+  // A price goes on about what is priced; a verdict on value ("but a bit expensive for what you
+  // get") is about value alone, not about the staff or the cleanliness named before it.
+  const carries = (t: TopicScore) => (t.topic === 'Value' ? !t.evaluative : t.evaluative);
+  if (inherited && inheritedOpinion !== 0 && !namesOther && topics.every(carries)) {
     for (const t of nouns.length > 0 || topics.length > 0 ? nouns : inherited) {
       if (!topics.some((own) => own.topic === t.topic)) {
         // The guest's last word on a noun named before the contrast dominates, as on one named after

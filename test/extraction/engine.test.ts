@@ -289,7 +289,7 @@ test('Spanish: "echamos de menos" and polite wishes complain, better hotels for 
 });
 
 // Found by an audit against insights.md's topic table: each read wrongly before (in brackets).
-test('soundproofing complaints are negative Noise, sleep praise is Bed, a view of the city is Location', () => {
+test('soundproofing complaints are negative Noise, sleep praise is Bed, a view of the city is Location, and more', () => {
   const cases: Array<[string, string, string[]]> = [
     ['en', 'The soundproofing was terrible.', ['Noise:negative']], // (Noise positive: the noun was praise)
     ['en', 'Terrible soundproofing.', ['Noise:negative']],
@@ -301,6 +301,15 @@ test('soundproofing complaints are negative Noise, sleep praise is Bed, a view o
     ['en', 'Lovely view of the sea.', ['Room:positive']],
     ['fr', 'Vue magnifique sur la ville.', ['Location:positive', 'Room:positive']], // (Room only)
     ['it', 'Vista splendida sulla città.', ['Location:positive', 'Room:positive']],
+    // A verdict on value after "but" is about value, not the staff before it (Staff negative too).
+    ['en', 'The staff were lovely, but a bit expensive for what you get.', ['Staff:positive', 'Value:negative']],
+    ['en', 'The room was nice but expensive.', ['Room:positive', 'Value:negative']], // (Room negative too)
+    // Music from the bar is noise, not a complaint about the bar (Food & drink negative too).
+    ['en', 'We could hear the bar music until midnight.', ['Noise:negative']],
+    ['it', 'Si sentiva la musica del bar fino a mezzanotte.', ['Noise:negative']],
+    // A German "aber" after the clause's first words: the clause starts at the comma, whole
+    // ("Ohrstöpsel lagen", negative, before).
+    ['de', 'Nachts etwas Straßenlärm, Ohrstöpsel lagen aber bereit.', ['Noise:negative', 'Noise:positive']],
   ];
   for (const [language, text, expected] of cases) {
     const found = read(text, language).mentions.map((m) => `${m.topic}:${m.sentiment}`).sort();
