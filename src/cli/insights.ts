@@ -24,34 +24,45 @@ export function registerInsights(program: Command): void {
     .action(async (options: { account?: string; since?: string }) => {
       const since = options.since === undefined ? null : parseInstant(options.since);
       if (options.since !== undefined && since === null) throw new CliError(`--since must be an ISO 8601 instant, got ${JSON.stringify(options.since)}`, EXIT_USAGE);
-      const [{ requeueReviews, extractDueBatch }, { createExtractor }, { default: cliProgress }] = await Promise.all([
+      const [{ requeueReviews, extractDueBatch, remainingOf }, { createExtractor }, { default: cliProgress }] = await Promise.all([
         extraction(), import('../extraction/index.ts'), import('cli-progress'),
       ]);
       await withDatabase(async (database) => {
-        const total = await requeueReviews(database.db, options.account ?? null, since);
+        const account = options.account ?? null;
+        const { total, queuedAt } = await requeueReviews(database.db, account, since);
         const extractor = createExtractor();
         const started = Date.now();
         const bar = process.stderr.isTTY
           ? new cliProgress.SingleBar({ stream: process.stderr, format: 'extracting |{bar}| {percentage}% | {value}/{total} reviews | {rate} reviews/s | eta {eta_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic)
           : null;
         bar?.start(total, 0, { rate: 0 });
-        let done = 0;
+        let mine = 0;
+        let read = 0;
         let lastLine = started;
         const log = { warn: (obj: object, message: string) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`) };
+        // Running workers (a server's inline one, repute worker) read from the same queue: the progress
+        // is every reader's, and the command ends when the last of its reviews is read, by whomever.
         for (;;) {
           const took = await extractDueBatch({ db: database.db, extractor, log }, 500);
-          if (took === 0) break;
-          done += took;
-          const rate = Math.round(done / Math.max((Date.now() - started) / 1000, 0.001));
-          bar?.update(Math.min(done, total), { rate });
+          mine += took;
+          const left = await remainingOf(database.db, account, queuedAt);
+          read = Math.max(read, total - Math.min(left, total));
+          const rate = Math.round(read / Math.max((Date.now() - started) / 1000, 0.001));
+          bar?.update(read, { rate });
           if (!bar && Date.now() - lastLine >= 10_000) {
             lastLine = Date.now();
-            process.stderr.write(`extract: ${done}/${total} reviews, ${rate} reviews/s\n`);
+            process.stderr.write(`extract: ${read}/${total} reviews, ${rate} reviews/s\n`);
           }
+          if (left === 0) break;
+          // What is left is being read elsewhere (or leased by a worker that died: claimable once its lease ends).
+          if (took === 0) await new Promise((resolve) => setTimeout(resolve, 250));
         }
         bar?.stop();
         const seconds = (Date.now() - started) / 1000;
-        printJson({ queued: total, extracted: done, seconds: Math.round(seconds * 10) / 10, reviews_per_second: Math.round(done / Math.max(seconds, 0.001)) });
+        printJson({
+          queued: total, extracted: read, by_this_process: mine,
+          seconds: Math.round(seconds * 10) / 10, reviews_per_second: Math.round(read / Math.max(seconds, 0.001)),
+        });
       });
     });
 

@@ -89,6 +89,16 @@ export async function queueLength(db: Kysely<DB>): Promise<number> {
   return Number(row.n);
 }
 
+/**
+ * How many reviews of the account (or all) queued by one requeue, at `at`, still wait to be read. Not
+ * those queued later: on a busy server new reviews keep coming, and a wait for them would never end.
+ */
+export async function queuedAt(db: Kysely<DB>, accountId: string | null, at: string): Promise<number> {
+  let query = db.selectFrom('extraction_queue').select((eb) => eb.fn.countAll<number>().as('n')).where('enqueued_at', '=', at);
+  if (accountId !== null) query = query.where('account_id', '=', accountId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
 /** Queues every review of the account (or all) with a title or text, written since `since`. */
 export async function requeueAll(db: Kysely<DB>, now: string, accountId: string | null, since: string | null): Promise<number> {
   const { numAffectedRows } = await sql`insert into extraction_queue (review_id, account_id, enqueued_at, attempts)

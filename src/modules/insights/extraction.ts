@@ -73,8 +73,13 @@ async function categoriesByAccount(db: Kysely<DB>, accountIds: string[]): Promis
 }
 
 /** Queues the reviews of an account (or all) again, e.g. after the lexicons changed. */
-export async function requeueReviews(db: Kysely<DB>, accountId: string | null, since: string | null): Promise<number> {
-  return inTransaction(db, (trx) => repo.requeueAll(trx, new Date().toISOString(), accountId, since));
+/** Queues the reviews again; answers how many, and the time they were queued at (for remainingOf). */
+export async function requeueReviews(db: Kysely<DB>, accountId: string | null, since: string | null): Promise<{ total: number; queuedAt: string }> {
+  const queuedAt = new Date().toISOString();
+  return { total: await inTransaction(db, (trx) => repo.requeueAll(trx, queuedAt, accountId, since)), queuedAt };
 }
+
+/** Of the reviews one requeue queued (at `queuedAt`), how many no worker has read yet (this process's or another's). */
+export const remainingOf = (db: Kysely<DB>, accountId: string | null, queuedAt: string): Promise<number> => repo.queuedAt(db, accountId, queuedAt);
 
 export const pendingExtractions = (db: Kysely<DB>): Promise<number> => repo.queueLength(db);
