@@ -2,6 +2,7 @@
 // match of the browser's Accept-Language (negotiator) among the languages the page has, else English.
 // Each feature keeps its own catalog (one object per language) and gets a translator from it.
 import Negotiator from 'negotiator';
+import { baseLanguage } from '../lib/language-tag.ts';
 
 export function negotiateLanguage(acceptLanguage: string | undefined, available: readonly string[], fallback = 'en'): string {
   if (acceptLanguage === undefined || acceptLanguage === '') return fallback;
@@ -24,10 +25,20 @@ function resolved(catalogs: { en: Catalog<string> } & Readonly<Record<string, Pa
   }
   let messages = byLanguage.get(language);
   if (messages === undefined) {
-    messages = new Map(Object.entries({ ...catalogs.en, ...catalogs[language] }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    messages = new Map(Object.entries({ ...catalogs.en, ...catalogOf(catalogs, language) }).filter((entry): entry is [string, string] => entry[1] !== undefined));
     byLanguage.set(language, messages);
   }
   return messages;
+}
+
+/** A language's own catalog, or its base language's ("de-CH" reads German); undefined when there is none. */
+function catalogOf<C>(catalogs: Readonly<Record<string, C>>, language: string): C | undefined {
+  return catalogs[language] ?? catalogs[baseLanguage(language)];
+}
+
+/** The language a feature's own words are written in on a page in `language`: that one, or English where the catalogs lack it. */
+export function wordsLanguage(catalogs: Readonly<Record<string, unknown>>, language: string): string {
+  return catalogOf(catalogs, language) === undefined ? 'en' : language;
 }
 
 /** Decimal marks of the pages' languages (English's is the point a number prints with). */

@@ -13,7 +13,7 @@ import { publicSurveyPath } from '../../modules/surveys/public-link.ts';
 import {
   checkUnsubscribeLink, openInvitation, openPublic, type PageOutcome, type SurveyView, submitInvitation, submitPublic, unsubscribeByToken,
 } from '../../modules/invitations/respond.ts';
-import { negotiateLanguage, translator } from '../i18n.ts';
+import { negotiateLanguage, translator, wordsLanguage } from '../i18n.ts';
 import { FORGET_POST_JS } from '../locations.ts';
 import { surveyCatalogs } from './catalog.ts';
 
@@ -37,7 +37,8 @@ function pageLanguage(request: FastifyRequest, survey: SurveyView, invitationLan
   return negotiateLanguage(request.headers['accept-language'], survey.languages, survey.primaryLanguage);
 }
 
-interface Choice { value: string; label: string; checked: boolean }
+/** `lang`: set when the label is in another language than the page's (Yes and No in English on a Dutch page). */
+interface Choice { value: string; label: string; checked: boolean; lang: string | null }
 interface QuestionView {
   id: string;
   field: string;
@@ -52,7 +53,7 @@ interface QuestionView {
   focus: boolean;
 }
 
-function questionViews(survey: SurveyView, language: string, form: ParsedForm | null, t: ReturnType<typeof translator<string>>) {
+function questionViews(survey: SurveyView, language: string, uiLang: string | null, form: ParsedForm | null, t: ReturnType<typeof translator<string>>) {
   const at = (texts: Readonly<Record<string, string>>) => textIn(texts, language, survey.primaryLanguage);
   const firstFault = survey.definition.pages.flatMap((page) => page.questions).find((q) => form?.faults.has(q.id))?.id;
   return survey.definition.pages.map((page) => ({
@@ -60,11 +61,11 @@ function questionViews(survey: SurveyView, language: string, form: ParsedForm | 
     title: Object.keys(page.title).length > 0 ? at(page.title) : null,
     questions: page.questions.map((q): QuestionView => {
       const entered = new Set(form?.entered.get(q.id) ?? []);
-      const choice = (value: string, label: string): Choice => ({ value, label, checked: entered.has(value) });
+      const choice = (value: string, label: string, lang: string | null = null): Choice => ({ value, label, checked: entered.has(value), lang });
       let choices: Choice[] = [];
       if (q.type === 'nps') choices = Array.from({ length: 11 }, (_, n) => choice(String(n), String(n)));
       else if (q.type === 'rating') choices = Array.from({ length: q.scale }, (_, n) => choice(String(n + 1), String(n + 1)));
-      else if (q.type === 'yes_no') choices = [choice('yes', t('yes')), choice('no', t('no'))];
+      else if (q.type === 'yes_no') choices = [choice('yes', t('yes'), uiLang), choice('no', t('no'), uiLang)];
       else if (q.type === 'choice') choices = q.options.map((o) => choice(o.id, at(o.text)));
       const fault = form?.faults.get(q.id);
       return {
@@ -83,14 +84,20 @@ function questionViews(survey: SurveyView, language: string, form: ParsedForm | 
 function renderOutcome(request: FastifyRequest, reply: FastifyReply, outcome: PageOutcome, action: string, busyS: number | null = null) {
   const lang = pageLanguage(request, outcome.survey, outcome.language);
   const t = translator(surveyCatalogs, lang) as ReturnType<typeof translator<string>>;
+  // The page's own words (Submit, Yes, the faults) exist in five languages: on a survey written in
+  // another, they are English, and marked so (a screen reader reads them in English, not as Dutch).
+  const words = wordsLanguage(surveyCatalogs, lang);
+  const uiLang = words === lang ? null : words;
   if (outcome.kind === 'thanks') {
-    return reply.view('survey/message.eta', { lang, title: t('thanks.title'), text: t('thanks.body'), styles: [SURVEY_CSS], scripts: scriptsFor(request) });
+    return reply.view('survey/message.eta', { lang: words, title: t('thanks.title'), text: t('thanks.body'), styles: [SURVEY_CSS], scripts: scriptsFor(request) });
   }
   const faulty = outcome.form !== null && outcome.form.faults.size > 0;
   return reply.status(busyS !== null ? 429 : faulty ? 400 : 200).view('survey/form.eta', {
     // The survey's name is written once, presumably in its primary language: marked so, on a page in another.
     lang, title: outcome.survey.name, titleLang: outcome.survey.primaryLanguage === lang ? null : outcome.survey.primaryLanguage, place: outcome.survey.place, styles: [SURVEY_CSS], scripts: scriptsFor(request), action, t, faulty,
-    busy: busyS === null ? null : t('busy', { minutes: String(Math.ceil(busyS / 60)) }), pages: questionViews(outcome.survey, lang, outcome.form, t),
+    busy: busyS === null ? null : t('busy', { minutes: String(Math.ceil(busyS / 60)) }), pages: questionViews(outcome.survey, lang, uiLang, outcome.form, t),
+    // The attribute for the page's own words, empty when they are in the page's language ('en' is a constant: safe unescaped).
+    uiLangAttr: uiLang === null ? '' : ` lang="${uiLang}"`,
   });
 }
 
