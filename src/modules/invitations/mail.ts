@@ -71,7 +71,8 @@ const fill = (text: string, vars: Record<string, string>): string => text.replac
 
 export function invitationMessage(m: InvitationMail): SendMailOptions & { fileName: string } {
   // The language the e-mail is written in: the invitation's, its base language (de for de-CH or deu), else English.
-  const language = m.language in WORDS ? m.language : baseLanguage(m.language) in WORDS ? baseLanguage(m.language) : 'en';
+  const base = baseLanguage(m.language);
+  const language = m.language in WORDS ? m.language : base in WORDS ? base : 'en';
   const words = WORDS[language]!;
   const vars = { property: m.propertyName, name: m.firstName ?? '' };
   const greeting = m.firstName ? fill(words.greetingNamed, vars) : words.greeting;
