@@ -1,6 +1,7 @@
-// The per-dialect stores of an open database, chosen here once (the only place that asks which
-// database it is): each concern whose statements differ per database has one interface and one
-// implementation per dialect, and the context hands the chosen ones down.
+// The per-dialect stores of an open database, chosen here once: each concern whose statements
+// differ per database has one interface and one implementation per dialect, and the context hands
+// the chosen ones down. A query that differs by a clause only (FOR UPDATE, a collation) asks
+// isPostgres (src/db/adapter.ts) where it is built.
 import type { Database } from './db/connect.ts';
 import type { DeliveryStore } from './delivery/store.ts';
 import { postgresDeliveryStore } from './delivery/store-postgres.ts';

@@ -14,11 +14,11 @@
 //    later commit carries a stamp at or after the horizon: a client never reads past it.
 // A long-open transaction anywhere in the database holds the horizon back: sync pages then stop at
 // it (has_more false) and continue once it ends; nothing is skipped.
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './adapter.ts';
 import { nowIso } from '../lib/time.ts';
 import type { DB } from './schema.ts';
 
-const isPostgres = (db: Kysely<DB>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 const ISO_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 

@@ -1,7 +1,8 @@
 // Queries that run on every request with the same shape (a session's row, a node's subtree): Kysely
 // builds and compiles them once per dialect, later calls only bind their values. Building and
 // compiling a four-table join took ~45 µs of a ~50 µs lookup on SQLite; binding takes none of that.
-import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { isPostgres } from './adapter.ts';
 import type { DB } from './schema.ts';
 import { rowsOf } from './direct-statement.ts';
 
@@ -23,7 +24,7 @@ const slot = (i: number) => `\u0000arg ${i}\u0000`;
 export function compiledOnce<A extends string[], O>(build: (db: Kysely<DB>, ...args: A) => Compilable<O>) {
   const templates = new Map<'pg' | 'sqlite', Template>();
   return async (db: Kysely<DB>, ...args: A): Promise<O[]> => {
-    const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg' : 'sqlite';
+    const dialect = isPostgres(db) ? 'pg' : 'sqlite';
     let t = templates.get(dialect);
     if (t === undefined) {
       const compiled = build(db, ...(args.map((_, i) => slot(i)) as A)).compile();

@@ -1,5 +1,6 @@
 // Runs the migrations under Kysely's migration lock (safe when several instances start at once).
-import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { isPostgres } from './adapter.ts';
 import * as initial from './migrations/2026-11-22T1000-initial.ts';
 import * as webhookLeases from './migrations/2026-11-23T1200-webhook-leases.ts';
 import * as insightSurveyIndexes from './migrations/2026-11-23T1300-insight-survey-indexes.ts';
@@ -68,7 +69,7 @@ function scopedToSchema(db: Kysely<any>, schema: string): Kysely<any> {
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const schema = db.getExecutor().adapter instanceof PostgresAdapter
+  const schema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = schema
     ? new Migrator({ db: scopedToSchema(db, schema), provider, migrationTableSchema: schema })

@@ -11,9 +11,10 @@
 //    (no LATERAL) gets a UNION ALL of the same arm repeated; its statements are cached prepared.
 // The arm is built once per call and replicated, so building a page costs one small query builder.
 import {
-  type CompiledQuery, type Kysely, type KyselyPlugin, OperationNodeTransformer, PostgresAdapter, RawNode,
+  type CompiledQuery, type Kysely, type KyselyPlugin, OperationNodeTransformer, RawNode,
   type SelectQueryBuilder, type ValueNode, sql, CompiledQuery as Compiled,
 } from 'kysely';
+import { isPostgres } from './adapter.ts';
 import type { DB } from './schema.ts';
 import type { Keyset } from './keyset.ts';
 import { rowsOf } from './direct-statement.ts';
@@ -97,7 +98,7 @@ export function subtreePageQuery<O>(
   order: PageOrder = 'desc',
 ): CompiledQuery<O> {
   if (template === undefined || order !== 'desc') return buildPageQuery(db, scope, after, limit, timeColumn, base, shape, order);
-  const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'pg' : 'sqlite';
+  const dialect = isPostgres(db) ? 'pg' : 'sqlite';
   const key = `${template}|${dialect}|${timeColumn}|${shape}|${scope.nodes.length}|${after ? 1 : 0}|${limit}`;
   if (after === null) {
     // A first page has no value but the scope's: the same scope object (a principal's) gets the same query.
@@ -192,7 +193,7 @@ function buildPageQuery<O>(
   if (shape === 'account') return page(base({ kind: 'account', accountId: scope.accountId })).compile();
   if (shape === 'account-nodes') return page(base({ kind: 'account-nodes', accountId: scope.accountId, nodes: scope.nodes })).compile();
   if (scope.nodes.length === 1) return page(base({ kind: 'node', nodeId: scope.nodes[0]! })).compile();
-  const perNode = db.getExecutor().adapter instanceof PostgresAdapter ? lateralJoin : repeatedUnion;
+  const perNode = isPostgres(db) ? lateralJoin : repeatedUnion;
   return perNode(db, scope.nodes, limit, timeColumn, (nodeId) => page(base({ kind: 'node', nodeId })), order)
     ?? unionOfArms(db, scope.nodes, limit, timeColumn, (nodeId) => page(base({ kind: 'node', nodeId })), order);
 }

@@ -1,5 +1,6 @@
 // SQL of analytics: the review_stats aggregates of a subtree summed per platform (never a scan of reviews).
-import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/adapter.ts';
 import type { DB, ReviewStatsTable } from '../../db/schema.ts';
 import { rowsOf } from '../../db/direct-statement.ts';
 import type { SubtreeScope } from '../../db/subtree-page.ts';
@@ -37,7 +38,7 @@ function statsText(pg: boolean, nodes: number | 'account'): string {
  * more than running it.
  */
 export async function sumStatsByPlatform(db: Kysely<DB>, scope: SubtreeScope): Promise<PlatformSums[]> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(db);
   if (scope.wholeAccount) return merge(await rowsOf(db, CompiledQuery.raw(statsText(pg, 'account'), [scope.accountId]) as CompiledQuery<PlatformSums>));
   const rows: PlatformSums[] = [];
   for (let i = 0; i < scope.nodes.length; i += NODE_CHUNK) {
@@ -54,7 +55,7 @@ export async function sumStatsByPlatform(db: Kysely<DB>, scope: SubtreeScope): P
 export async function sumReviewsByPlatform(
   db: Kysely<DB>, scope: SubtreeScope, range: { from?: string; to?: string; platforms?: readonly string[] },
 ): Promise<PlatformSums[]> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(db);
   const yes = pg ? sql`case when recommend = 1 then 1 else 0 end` : sql`recommend = 1`;
   const select = (where: ReturnType<typeof sql>) => sql<PlatformSums>`
     select platform, count(*) as reviews, count(rating) as rating_count, coalesce(sum(rating), 0) as rating_sum,

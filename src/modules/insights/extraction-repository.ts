@@ -1,6 +1,7 @@
 // SQL of the extraction queue: claim due rows under a lease, read the reviews they name, and write
 // what the engine found (mentions replaced, a computed sentiment) while clearing the rows read.
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/adapter.ts';
 import { changeStamp } from '../../db/change-stamp.ts';
 import type { DB, MentionRow, ReviewRow } from '../../db/schema.ts';
 
@@ -17,7 +18,7 @@ export interface ClaimedExtraction {
  * (so two workers never read one review at once); SQLite has one writer at a time.
  */
 export async function claimExtractions(db: Kysely<DB>, now: string, leaseUntil: string, limit: number): Promise<ClaimedExtraction[]> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(db);
   const due = sql`select review_id from extraction_queue where lease_until is null or lease_until < ${now}
     order by review_id limit ${limit}${pg ? sql` for update skip locked` : sql``}`;
   const { rows } = await sql<ClaimedExtraction>`update extraction_queue set lease_until = ${leaseUntil}, attempts = attempts + 1

@@ -1,5 +1,6 @@
 // SQL of insights: recommendation and mention pages, topics readable by an account, writes.
-import { type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/adapter.ts';
 import { subtreePage, type SubtreeScope, whereNodeFilter } from '../../db/subtree-page.ts';
 import type { DB, MentionRow, MentionTable, RecommendationRow, RecommendationTable, TopicRow, TopicTable } from '../../db/schema.ts';
 import type { Keyset } from '../../db/keyset.ts';
@@ -58,7 +59,7 @@ export interface MentionFilters {
 
 /** Global topics and the account's own, by name (byte order on both databases) then id. */
 export async function listTopics(db: Kysely<DB>, accountId: string): Promise<TopicRow[]> {
-  const byName = db.getExecutor().adapter instanceof PostgresAdapter ? sql`name collate "C"` : sql`name`;
+  const byName = isPostgres(db) ? sql`name collate "C"` : sql`name`;
   return db.selectFrom('topics').selectAll()
     .where((eb) => eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)]))
     .orderBy(byName).orderBy('id').execute();

@@ -1,14 +1,14 @@
 // The statements of survey invitations: rules, the planner's reads and inserts, the sender's claim
 // (a lease; SKIP LOCKED on PostgreSQL so two workers never claim the same row), its decisions and
 // outcomes, the operator's list, and the pages' look-ups by token hash.
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/adapter.ts';
 import type { DB, InvitationRuleTable, SurveyInvitationTable } from '../../db/schema.ts';
 import type { Insertable, Selectable } from 'kysely';
 
 export type RuleRow = Selectable<InvitationRuleTable>;
 export type InvitationRow = Selectable<SurveyInvitationTable>;
 
-const isPostgres = (db: Kysely<DB>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 // ---- rules ----
 

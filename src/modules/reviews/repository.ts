@@ -1,5 +1,6 @@
 // SQL of reviews: the subtree page query (shape chosen by subtree size), single reads and writes.
-import { type CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { isPostgres } from '../../db/adapter.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { rowsOf } from '../../db/direct-statement.ts';
 import type { Keyset } from '../../db/keyset.ts';
@@ -76,7 +77,7 @@ export function filteredReviewPageQuery(
 // lock: a write reads the row it will change under FOR UPDATE on PostgreSQL, so two concurrent
 // writes cannot both take the same old version out of review_stats (SQLite runs one writer at a time).
 const locked = <Q extends { forUpdate(): Q }>(db: Kysely<DB>, q: Q, lock: boolean): Q =>
-  lock && db.getExecutor().adapter instanceof PostgresAdapter ? q.forUpdate() : q;
+  lock && isPostgres(db) ? q.forUpdate() : q;
 
 export async function findReview(db: Kysely<DB>, id: string, lock = false): Promise<ReviewRow | undefined> {
   return locked(db, db.selectFrom('reviews').selectAll().where('id', '=', id), lock).executeTakeFirst();
@@ -218,7 +219,7 @@ export async function applyStatsMany(db: Kysely<DB>, deltas: readonly KeyedDelta
 
 /** Recomputes an account's monthly aggregates from its visible reviews (data written around the writes above: benchmarks' seeds). */
 export async function rebuildMonthlyStats(db: Kysely<DB>, accountId: string): Promise<void> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(db);
   // As monthlyContribution counts: stars rounded half up (ratings are 0 to 5: truncation is floor on SQLite), reply time in seconds.
   const rounded = pg ? sql`floor(rating + 0.5)` : sql`cast(rating + 0.5 as integer)`;
   const star = (n: number) => sql`coalesce(sum(case when ${rounded} = ${sql.lit(n)} then 1 else 0 end), 0)`;

@@ -1,7 +1,7 @@
 // SQL of webhook endpoints and their deliveries (the worker's claims live in src/delivery/).
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import { isPostgres } from '../../db/adapter.ts';
 import type { DB, WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointTable } from '../../db/schema.ts';
-import type { Insertable } from 'kysely';
 import { MANUAL_RETRY } from '../../delivery/manual-retry.ts';
 
 const DELIVERY_LIST_LIMIT = 100;
@@ -28,7 +28,7 @@ export async function countEndpoints(db: Kysely<DB>, accountId: string): Promise
 /** The account's endpoint limit; on PostgreSQL the account row is locked so concurrent creates count in turn. */
 export async function lockAccountLimit(db: Kysely<DB>, accountId: string): Promise<{ webhook_endpoint_limit: number | null } | undefined> {
   const query = db.selectFrom('accounts').select('webhook_endpoint_limit').where('id', '=', accountId);
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(db);
   return (pg ? query.forUpdate() : query).executeTakeFirst();
 }
 
@@ -72,7 +72,7 @@ export async function findListedDelivery(db: Kysely<DB>, id: string): Promise<De
 /** The sealed current secret and the end of the previous one's grace period; for rotation only. */
 export async function findSecret(db: Kysely<DB>, id: string): Promise<Pick<WebhookEndpointRow, 'secret_enc' | 'previous_secret_until'> | undefined> {
   const query = db.selectFrom('webhook_endpoints').select(['secret_enc', 'previous_secret_until']).where('id', '=', id);
-  return (db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+  return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export async function setSecrets(db: Kysely<DB>, id: string, secrets: Pick<WebhookEndpointRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_until' | 'updated_at'>): Promise<void> {
