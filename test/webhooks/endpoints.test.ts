@@ -230,3 +230,24 @@ eachDatabase('a route that takes no body, or an optional one, accepts an empty b
   const gone = await empty('DELETE', `/webhooks/${endpoint.id}`);
   assert.equal(gone.statusCode, 200, gone.body);
 });
+
+eachDatabase('a test ping racing the endpoint\'s deletion answers 200 or 404, never a fault, and leaves no delivery behind', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.properties[0], ['webhooks:manage']);
+  const statuses = new Set<number>();
+  for (let round = 0; round < 15; round++) {
+    const { endpoint } = await createEndpoint(t, key, `https://race${round}.example.com/`);
+    const [deleted, ...pings] = await Promise.all([
+      t.api(key, 'DELETE', `/webhooks/${endpoint.id}`),
+      ...[1, 2, 3].map(() => t.api(key, 'POST', `/webhooks/${endpoint.id}/test`)),
+    ]);
+    assert.equal(deleted!.statusCode, 200, deleted!.body);
+    for (const ping of pings) {
+      assert.ok(ping.statusCode === 200 || ping.statusCode === 404, `${ping.statusCode} ${ping.body}`);
+      statuses.add(ping.statusCode);
+    }
+    const left = await t.ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).execute();
+    assert.deepEqual(left, [], 'a deleted endpoint keeps no delivery');
+  }
+  assert.ok(statuses.has(404), 'some ping came after the deletion');
+}, options);

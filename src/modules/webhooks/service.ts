@@ -161,8 +161,12 @@ export async function queuePing(db: Kysely<DB>, principal: Principal, id: string
       accountId: principal.accountId, type: 'ping', endpointId: id,
       data: { endpoint_id: id, message: `Test delivery to "${endpoint.name}"` },
     });
-    const delivery = await repo.findDelivery(trx, event.deliveryIds[0]!);
-    return toDelivery(delivery!);
+    // No delivery when the endpoint was deleted since it was read (PostgreSQL, a concurrent DELETE
+    // committed in between): it is gone, as its answer says, and the ping's event goes with this rollback.
+    const deliveryId = event.deliveryIds[0];
+    const delivery = deliveryId === undefined ? undefined : await repo.findDelivery(trx, deliveryId);
+    if (!delivery) throw notFound('webhook endpoint');
+    return toDelivery(delivery);
   });
 }
 
