@@ -16,7 +16,8 @@ import type { DB, SurveyInvitationTable } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { listAccountNodePaths } from '../nodes/repository.ts';
 import * as repo from './repository.ts';
-import { invitationToken, tokenHash } from './tokens.ts';
+import { invitationToken } from './tokens.ts';
+import { secretTokenHash } from '../../lib/secret-token.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -104,8 +105,8 @@ async function planAccount(db: Kysely<DB>, secretKey: Buffer, accountId: string,
       rows.push({
         id, account_id: accountId, survey_id: rule.survey_id, rule_id: rule.id, reservation_id: stay.id, guest_id: stay.guest_id,
         node_id: stay.property_id, language: stay.language_code ?? '', status: 'scheduled',
-        survey_token_hash: tokenHash(invitationToken(secretKey, id, 'survey')),
-        unsubscribe_token_hash: tokenHash(invitationToken(secretKey, id, 'unsubscribe')),
+        survey_token_hash: secretTokenHash(invitationToken(secretKey, id, 'survey')),
+        unsubscribe_token_hash: secretTokenHash(invitationToken(secretKey, id, 'unsubscribe')),
         send_at: sendAt, attempts: 0,
         created_at: nowIso, updated_at: nowIso,
       });

@@ -16,7 +16,7 @@ import { overallScore, type ParsedForm, parseForm, ratingScales } from '../surve
 import { type Definition, languagesOf, parseDefinition } from '../surveys/definition.ts';
 import { findResponseRow, findSurveyRow, startResponse, submitResponse } from '../surveys/service.ts';
 import * as repo from './repository.ts';
-import { isTokenShaped, tokenHash } from './tokens.ts';
+import { isSecretTokenShaped, secretTokenHash } from '../../lib/secret-token.ts';
 
 /** The survey as a page shows it. */
 export interface SurveyView {
@@ -47,8 +47,8 @@ async function placeOf(db: Kysely<DB>, nodeId: string): Promise<string | null> {
 }
 
 async function invitationByToken(db: Kysely<DB>, token: string, purpose: 'survey' | 'unsubscribe'): Promise<repo.InvitationRow> {
-  if (!isTokenShaped(token)) throw invalidLink();
-  const hash = tokenHash(token);
+  if (!isSecretTokenShaped(token)) throw invalidLink();
+  const hash = secretTokenHash(token);
   const row = purpose === 'survey' ? await repo.findBySurveyToken(db, hash) : await repo.findByUnsubscribeToken(db, hash);
   if (!row) throw invalidLink();
   return row;

@@ -4,7 +4,7 @@
 // after it). Asking is limited per e-mail (RESET_EMAIL_LIMIT an hour: nobody's mailbox is flooded)
 // and per client address (RESET_ADDRESS_LIMIT an hour). A link works once: choosing the password
 // ends it, every other link of the user and every session of the user.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/transaction.ts';
 import type { DB } from '../../db/schema.ts';
@@ -13,6 +13,7 @@ import { hashPassword } from './password.ts';
 import { checkNewPassword } from './password-change.ts';
 import * as repo from './repository.ts';
 import { EMAIL_MAX } from './schemas.ts';
+import { isSecretTokenShaped, newSecretToken, secretTokenHash } from '../../lib/secret-token.ts';
 
 /** How long a link works. */
 export const RESET_TTL_S = 3600;
@@ -22,9 +23,6 @@ export const RESET_EMAIL_LIMIT = 3;
 export const RESET_ADDRESS_LIMIT = 20;
 const WINDOW_MS = 3600_000;
 
-const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
-/** What a link's token looks like (32 bytes, base64url): anything else is not looked up. */
-const isToken = (token: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(token);
 
 /** A link to send: to whom, in which language (the user's setting, or null), and its token. */
 export interface ResetLink {
@@ -48,19 +46,19 @@ export async function requestPasswordReset(db: Kysely<DB>, limits: RateLimitStor
   // Counted only for a user's e-mail: a made-up one has no mailbox to flood.
   const key = `reset-email:${createHash('sha256').update(emailKey).digest('base64url')}`;
   if ((await limits.record(key, randomUUID(), WINDOW_MS)) > RESET_EMAIL_LIMIT) return { ok: true, link: null };
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   const now = Date.now();
   await repo.deleteEndedPasswordResets(db, new Date(now).toISOString());
   await repo.insertPasswordReset(db, {
-    token_hash: digest(token), user_id: user.id, created_at: new Date(now).toISOString(), expires_at: new Date(now + RESET_TTL_S * 1000).toISOString(),
+    token_hash: secretTokenHash(token), user_id: user.id, created_at: new Date(now).toISOString(), expires_at: new Date(now + RESET_TTL_S * 1000).toISOString(),
   });
   return { ok: true, link: { to: user.email, language: user.language, token } };
 }
 
 /** The e-mail of the user a live link is for, or null (unknown, used, past its end, or not a token at all). */
 export async function passwordResetFor(db: Kysely<DB>, token: string): Promise<string | null> {
-  if (!isToken(token)) return null;
-  return (await repo.findPasswordReset(db, digest(token), new Date().toISOString()))?.email ?? null;
+  if (!isSecretTokenShaped(token)) return null;
+  return (await repo.findPasswordReset(db, secretTokenHash(token), new Date().toISOString()))?.email ?? null;
 }
 
 /**
@@ -69,10 +67,10 @@ export async function passwordResetFor(db: Kysely<DB>, token: string): Promise<s
  */
 export async function completePasswordReset(db: Kysely<DB>, token: string, next: string, repeated: string): Promise<boolean> {
   checkNewPassword(next, repeated);
-  if (!isToken(token)) return false;
+  if (!isSecretTokenShaped(token)) return false;
   const hash = await hashPassword(next);
   return inTransaction(db, async (trx) => {
-    const userId = await repo.takePasswordReset(trx, digest(token), new Date().toISOString());
+    const userId = await repo.takePasswordReset(trx, secretTokenHash(token), new Date().toISOString());
     if (userId === undefined) return false;
     await repo.replacePassword(trx, userId, hash, null);
     return true;

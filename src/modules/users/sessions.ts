@@ -4,7 +4,6 @@
 // default) and SESSION_MAX_S after sign-in (7 days), whichever comes first. A server keeps the
 // sessions it read in memory only until the database signals a change that could end or alter one
 // (session-changes.ts), and last_seen_at is written at most once a minute.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import { FEATURE_OF_SCOPE, SCOPES, type Scope } from '../../access/scopes.ts';
@@ -14,6 +13,7 @@ import type { SessionCache } from './session-changes.ts';
 import { principalFor } from '../keys/service.ts';
 import * as repo from './repository.ts';
 import type { Role } from './schemas.ts';
+import { isSecretTokenShaped, newSecretToken, secretTokenHash } from '../../lib/secret-token.ts';
 
 export interface SessionSettings {
   sessionIdleS: number;
@@ -34,8 +34,6 @@ export interface SignedIn {
 
 const TOUCH_EVERY_MS = 60_000;
 
-const hashId = (id: string): string => createHash('sha256').update(id).digest('hex');
-
 /** What the role may do through the API's own checks (services that take a Principal look at scopes). */
 const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   owner: SCOPES,
@@ -46,10 +44,10 @@ const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
 /** Opens a session for the user; the returned id goes into the cookie and nowhere else. */
 export async function openSession(db: Kysely<DB>, settings: SessionSettings, userId: string): Promise<{ id: string; maxAgeS: number }> {
   const now = Date.now();
-  const id = randomBytes(32).toString('base64url');
+  const id = newSecretToken();
   await repo.deleteExpiredSessions(db, new Date(now).toISOString(), new Date(now - settings.sessionIdleS * 1000).toISOString());
   await repo.insertSession(db, {
-    id_hash: hashId(id), user_id: userId, created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(),
+    id_hash: secretTokenHash(id), user_id: userId, created_at: new Date(now).toISOString(), last_seen_at: new Date(now).toISOString(),
     expires_at: new Date(now + settings.sessionMaxS * 1000).toISOString(),
   });
   return { id, maxAgeS: settings.sessionMaxS };
@@ -71,8 +69,8 @@ export interface SessionMemory {
  * node within the cache's TTL, as for keys.
  */
 export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: string, memory: SessionMemory = {}): Promise<SignedIn | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
-  const idHash = hashId(id);
+  if (!isSecretTokenShaped(id)) return null;
+  const idHash = secretTokenHash(id);
   const { sessions, reach } = memory;
   let row = sessions?.get(idHash);
   if (row === undefined) {
@@ -114,5 +112,5 @@ export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: s
 }
 
 export async function endSession(db: Kysely<DB>, id: string): Promise<void> {
-  await repo.deleteSession(db, hashId(id));
+  await repo.deleteSession(db, secretTokenHash(id));
 }
