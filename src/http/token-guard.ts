@@ -10,13 +10,16 @@ export function tokenGuard(token: string | null, variable: string, failures: Aut
   return async (request) => {
     // Without a configured token the plane does not exist on the network.
     if (token === null) throw new AppError(404, `no route ${request.method} ${request.url.split('?')[0]}`);
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    // No token is no guess: answered 401 and counted nowhere (a client probing every route without one
+    // must not lock its address out).
+    if (given === undefined) throw new AppError(401, `Authorization header must be "Bearer <${variable}>"`);
     // A refused address is refused, the right token included (otherwise guessing would go on),
     // unless that token authenticated lately: an operator's tools beside a failing script still work.
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     failures.check(request, given);
     if (!safeEqual(given, token)) {
       await failures.failed(request);
-      throw new AppError(401, given === '' ? `Authorization header must be "Bearer <${variable}>"` : `the bearer token is not this server's ${variable}`);
+      throw new AppError(401, `the bearer token is not this server's ${variable}`);
     }
     failures.succeeded(given);
   };

@@ -75,13 +75,17 @@ eachDatabase('made-up API keys: past AUTH_FAILURE_LIMIT failures an address gets
   assert.equal((await from('198.51.100.9', key)).statusCode, 401);
 }, { env: { AUTH_FAILURE_LIMIT: '3' } });
 
-eachDatabase('wrong admin tokens: past AUTH_FAILURE_LIMIT an address is refused, the right token only if it was not used from there lately; others are not', async (t) => {
+eachDatabase('wrong admin tokens: past AUTH_FAILURE_LIMIT an address is refused, the right token only if it was not used from there lately; others are not; a missing token counts nowhere', async (t) => {
   const from = (remoteAddress: string, token: string) =>
     t.app.inject({ method: 'GET', url: `/admin/v1/deliveries/${NO_ACCOUNT}`, remoteAddress, headers: { authorization: `Bearer ${token}` } });
   // 404: the token was accepted (there is no such delivery).
   assert.equal((await from('203.0.113.7', ADMIN_TOKEN)).statusCode, 404);
   for (let i = 0; i < 3; i++) assert.equal((await from('203.0.113.7', `wrong-token-${i}-0123456789`)).statusCode, 401);
   assertRefused(await from('203.0.113.7', 'wrong-token-x-0123456789'), 'auth_throttled');
+  // No token is no guess: 401 wherever it comes from, and it fills no address's count.
+  const bare = (remoteAddress: string) => t.app.inject({ method: 'GET', url: `/admin/v1/deliveries/${NO_ACCOUNT}`, remoteAddress });
+  for (let i = 0; i < 5; i++) assert.equal((await bare('192.0.2.44')).statusCode, 401);
+  assert.equal((await from('192.0.2.44', 'wrong-token-y-0123456789')).statusCode, 401, 'the first wrong token from there is counted as the first');
   // The right token, used from there lately, still works: the operator's tools beside a failing script.
   assert.equal((await from('203.0.113.7', ADMIN_TOKEN)).statusCode, 404);
   assert.equal((await from('198.51.100.9', ADMIN_TOKEN)).statusCode, 404);

@@ -324,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a signed ping delivery to this endpoint, whatever it subscribes to
-         * @description At most WEBHOOK_TEST_LIMIT (default 10) new pings a minute per endpoint: past that, the answer is the endpoint's latest ping again, and nothing new is sent.
+         * @description At most WEBHOOK_TEST_LIMIT (default 30) new pings a minute per endpoint: past that, the answer is the endpoint's latest ping again, and nothing new is sent.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;

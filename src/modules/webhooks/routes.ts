@@ -91,7 +91,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: RouteContext): void {
     schema: {
       operationId: 'testWebhookEndpoint',
       tags, summary: 'Queue a signed ping delivery to this endpoint, whatever it subscribes to', params: IdParams,
-      description: `At most WEBHOOK_TEST_LIMIT (default 10) new pings a minute per endpoint: past that, the answer is the endpoint's latest ping again, and nothing new is sent.`,
+      description: `At most WEBHOOK_TEST_LIMIT (default 30) new pings a minute per endpoint: past that, the answer is the endpoint's latest ping again, and nothing new is sent.`,
       response: { 200: WebhookDelivery, ...errorResponses(404) },
     },
     onRequest,
