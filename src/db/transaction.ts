@@ -8,8 +8,44 @@ import type { Kysely, Transaction } from 'kysely';
 import { adapterOf } from './adapter.ts';
 import type { DB } from './schema.ts';
 
-/** Runs fn in a transaction; once it has committed, wakes the consumers of the work it wrote. */
-export async function inTransaction<T>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+/**
+ * PostgreSQL: a webhook endpoint deleted by a transaction that committed while this one fanned an
+ * event out to it. The fan-out's statement still saw the endpoint, its foreign-key check no longer
+ * finds it, and the whole transaction fails. Run again, the fan-out no longer sees the endpoint
+ * (and a ping to it answers 404), so such a transaction is run again rather than answered 500.
+ */
+function lostEndpointRace(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23503' && e.constraint === 'webhook_deliveries_endpoint_id_fkey';
+}
+
+/** How many times a unit of work that lost such a race runs in all. */
+const RUNS = 3;
+
+/**
+ * Runs `unit` (one transaction, or one statement on its own) again when it lost a race with an
+ * endpoint's deletion (lostEndpointRace); so it must do nothing outside the database that it
+ * cannot do twice.
+ */
+export async function runAgainIfEndpointGone<T>(unit: () => Promise<T>): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await unit();
+    } catch (error) {
+      if (run >= RUNS || !lostEndpointRace(error)) throw error;
+    }
+  }
+}
+
+/**
+ * Runs fn in a transaction; once it has committed, wakes the consumers of the work it wrote. Run
+ * again when it lost a race with an endpoint's deletion (runAgainIfEndpointGone).
+ */
+export function inTransaction<T>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return runAgainIfEndpointGone(() => runOnce(db, fn));
+}
+
+async function runOnce<T>(db: Kysely<DB>, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   const signal = adapterOf(db).commits;
   let unit: Transaction<DB> | null = null;
   try {

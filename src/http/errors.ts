@@ -52,6 +52,10 @@ function describeOne(path: string, e: AjvError): string {
       return `${path} must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}`;
     case 'const':
       return `${path} must be ${JSON.stringify(e.params.allowedValue)}`;
+    case 'type': // Ajv writes a nullable field's rule as "must be string,null"
+      return typeof e.params.type === 'string' ? `${path} must be ${e.params.type.split(',').join(' or ')}` : `${path} ${e.message ?? 'is invalid'}`;
+    case 'minProperties':
+      return e.params.limit === 1 ? `${path} must name at least one field` : `${path} ${e.message ?? 'is invalid'}`;
     default:
       return `${path} ${e.message ?? 'is invalid'}`;
   }

@@ -251,3 +251,19 @@ eachDatabase('a test ping racing the endpoint\'s deletion answers 200 or 404, ne
   }
   assert.ok(statuses.has(404), 'some ping came after the deletion');
 }, options);
+
+eachDatabase('events written while their endpoint is deleted are written (the fan-out runs again without it), never a fault', async (t) => {
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.properties[0], ['webhooks:manage', 'guests:write']);
+  for (let round = 0; round < 15; round++) {
+    const { endpoint } = await createEndpoint(t, key, `https://gone${round}.example.com/`);
+    const [deleted, ...pushes] = await Promise.all([
+      t.api(key, 'DELETE', `/webhooks/${endpoint.id}`),
+      ...[1, 2, 3, 4].map((i) => t.api(key, 'POST', '/guests', { email: `race-${round}-${i}@example.com` })),
+    ]);
+    assert.equal(deleted!.statusCode, 200, deleted!.body);
+    for (const push of pushes) assert.equal(push.statusCode, 201, push.body);
+    const left = await t.ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).execute();
+    assert.deepEqual(left, [], 'a deleted endpoint keeps no delivery');
+  }
+}, options);

@@ -77,18 +77,21 @@ async function nodeType(ctx: GuestContext, nodeId: string): Promise<string | nul
   return type;
 }
 
+/** "an account node", "a group node": the article a node type takes. */
+const aNode = (type: string | null | undefined): string => `${/^[aeiou]/.test(type ?? 'unknown') ? 'an' : 'a'} ${type ?? 'unknown'} node`;
+
 /** Which property a push lands on: the key's own, or a property node named by property_id inside the key's subtree; else 422. */
 async function resolveProperty(ctx: GuestContext, principal: Principal, requested: string | null): Promise<string> {
   if (requested === null) {
     if (principal.nodeType === PROPERTY) return principal.nodeId;
-    throw unprocessable(`property_id is required: the key is bound to a ${principal.nodeType} node, not a property, so name the property the guest belongs to`);
+    throw unprocessable(`property_id is required: the key is bound to ${aNode(principal.nodeType)}, not a property, so name the property the guest belongs to`);
   }
   if (!principal.inSubtree(requested)) {
     throw unprocessable(`property_id ${requested} is not within the key's scope: it must be a property at or below the key's node`);
   }
   const type = requested === principal.nodeId ? principal.nodeType : await nodeType(ctx, requested);
   if (type !== PROPERTY) {
-    throw unprocessable(`property_id ${requested} is a ${type ?? 'unknown'} node, not a property: guests belong to property (leaf) nodes`);
+    throw unprocessable(`property_id ${requested} is ${aNode(type)}, not a property: guests belong to property (leaf) nodes`);
   }
   return requested;
 }
@@ -96,7 +99,7 @@ async function resolveProperty(ctx: GuestContext, principal: Principal, requeste
 /** For the operator plane: the property must be a property node of the account, else 400. */
 async function requireAccountProperty(db: Kysely<DB>, accountId: string, propertyId: string): Promise<void> {
   const node = await requireAccountNode(db, accountId, propertyId, 'property_id');
-  if (node.type !== PROPERTY) throw invalid(`property_id is a ${node.type} node, not a property`);
+  if (node.type !== PROPERTY) throw invalid(`property_id is ${aNode(node.type)}, not a property`);
 }
 
 // ---- the push -----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { PostgresDatabase } from '../../db/connect.ts';
 import type { GuestRow, ReservationRow } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, runAgainIfEndpointGone } from '../../db/transaction.ts';
 import { postgresSql } from '../../db/dialect.ts';
 import { appendEvents, fanOutSql } from '../../events/outbox.ts';
 import {
@@ -105,7 +105,7 @@ export function postgresGuestStore({ db, pool, commits }: PostgresDatabase): Gue
       const dates = w.stay ? ['check_in', 'check_out'].filter((f) => w.stay?.sent.has(f)).length : 0;
       const custom = w.guest.customFieldsSent || w.stay?.customFieldsSent === true;
       if (w.consent !== false && dates !== 1 && !custom) {
-        const { rows: [pushed] } = await pool.query<PgPushed>(pgPushQuery(w.fingerprint, w.guest, w.stay, true));
+        const { rows: [pushed] } = await runAgainIfEndpointGone(() => pool.query<PgPushed>(pgPushQuery(w.fingerprint, w.guest, w.stay, true)));
         if (!pushed || pushed.erased || !pushed.guest) throw rules.erased();
         const created = pushed.guest.id === w.guest.row.id;
         // The statement appended guest.created (its own transaction, committed now).
