@@ -49,10 +49,22 @@ export interface ConnectOptions {
   /** PostgreSQL only: the schema to work in (tests get one each); created when missing. */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL only: QUERY_TIMEOUT_MS unless given (tests shorten it). */
+  queryTimeoutMs?: number;
 }
 
 /** The longest a query waits for a connection: to open one, or for one of the pool's to be free. */
 export const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * PostgreSQL: the longest a statement's answer may take. A server that goes silent without closing
+ * the connection (a network partition, a frozen host, a firewall dropping packets) would otherwise
+ * hold the request, and the connection, for as long as TCP keeps trying (many minutes). Past it the
+ * statement fails (503) and its connection is discarded (pg-named-statements.ts), so the pool opens
+ * fresh ones once the server answers again. No statement of Repute's comes near it: the slowest
+ * (a migration's backfill on a million reviews) take seconds.
+ */
+export const QUERY_TIMEOUT_MS = 30_000;
 
 // PostgreSQL returns count(*) and other int8 values as strings; our counts fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -110,6 +122,7 @@ function connectPostgres(url: string, options: ConnectOptions): PostgresDatabase
     application_name: 'repute',
     // A server that cannot be reached, or a pool that stays full, fails the request (503) rather than hanging it.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: options.queryTimeoutMs ?? QUERY_TIMEOUT_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // A connection the server drops (a restart, a failover, a proxy's idle kill) emits 'error', on the

@@ -51,6 +51,9 @@ const runOf = (named: NamedText, values: Values): pg.QueryArrayConfig => {
   return config;
 };
 
+/** pg's error for a statement whose answer did not come within query_timeout (src/db/connect.ts). */
+export const isReadTimeout = (error: unknown): boolean => (error as { message?: unknown } | null)?.message === 'Query read timeout';
+
 export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
   const named = new Map<string, NamedText>();
   /** By statement name: its row maker (checked against each result's columns, which a migration may change). */
@@ -64,6 +67,14 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
     return Object.assign(result, { rows: rowsAsObjects(maker, result.rows) }) as unknown as pg.QueryResult<Row>;
   };
   const wrappers = new WeakMap<pg.PoolClient, QueryClient>();
+  // A client whose statement timed out still waits for that answer (pg keeps it as the active
+  // query, and would queue every later one behind it): it goes back to the pool as broken, which
+  // discards it. Kysely releases its connections without an error, so the wrapper adds one.
+  const timedOut = new WeakSet<pg.PoolClient>();
+  const noticeTimeout = (client: pg.PoolClient) => (error: unknown): never => {
+    if (isReadTimeout(error)) timedOut.add(client);
+    throw error;
+  };
   const namedText = (text: string): NamedText | undefined => {
     let known = named.get(text);
     if (known === undefined && named.size < NAMED_TEXTS_LIMIT && text.includes('$1')) {
@@ -77,14 +88,15 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
       if (!wrapper) {
+        const onError = noticeTimeout(client);
         wrapper = {
           query: (text, values) => {
-            if (typeof text !== 'string') return client.query(text as pg.QueryConfig);
+            if (typeof text !== 'string') return client.query(text as pg.QueryConfig).catch(onError);
             const statement = namedText(text);
-            if (statement === undefined) return client.query(text, values as unknown[]);
-            return client.query<unknown[]>(runOf(statement, values)).then((result) => asObjects(statement.name, result));
+            if (statement === undefined) return client.query(text, values as unknown[]).catch(onError);
+            return client.query<unknown[]>(runOf(statement, values)).then((result) => asObjects(statement.name, result), onError);
           },
-          release: (error) => client.release(error),
+          release: (error) => client.release(error ?? (timedOut.has(client) ? new Error('a statement timed out on this connection') : undefined)),
         };
         wrappers.set(client, wrapper);
       }

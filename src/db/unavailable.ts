@@ -7,6 +7,7 @@ const PG_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now: starting up, shutting down, in recovery
   '53300', // too_many_connections
+  '25006', // read_only_sql_transaction: a failover left this connection on a standby
 ]);
 
 /** Socket errors of a connection that failed or broke. */
@@ -19,6 +20,7 @@ const PG_MESSAGES = [
   /^Client has encountered a connection error and is not queryable$/,
   /^Client was closed and is not queryable$/,
   /^Connection ended unexpectedly$/,
+  /^Query read timeout$/, // no answer within QUERY_TIMEOUT_MS (src/db/connect.ts): a silent server
 ];
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
@@ -35,3 +37,10 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return cause !== undefined && isDatabaseUnavailable(cause, depth + 1);
 }
+
+/**
+ * PostgreSQL refused a write because the connection is on a read-only server (a failover to a
+ * standby, or default_transaction_read_only): bookkeeping that can wait (a key's or a session's
+ * last use) is skipped then, so reads keep working while writes answer 503.
+ */
+export const isReadOnlyRefusal = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '25006';

@@ -2,13 +2,15 @@
 // account's node count comes with a principal whose subtree may use either list shape; unknown
 // keys are remembered apart, so they cost one lookup and never evict a valid key.
 import assert from 'node:assert/strict';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import { subtreeScope } from '../../src/access/principal.ts';
 import { principalCache } from '../../src/modules/keys/service.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { randomBytes } from 'node:crypto';
 import { eachDatabase } from '../support/each-database.ts';
-import type { TestApp } from '../support/app.ts';
+import { createTestApp, dialects, type TestApp } from '../support/app.ts';
+import { test } from 'node:test';
 import { createKey, createTree } from '../support/factories.ts';
 
 /** A second Kysely over the test app's connection(s) that counts key lookups (reads: a resolve also notes the key's last use); never destroyed (it would close them). */
@@ -74,4 +76,22 @@ eachDatabase('10,001 made-up keys do not push a valid key out of the cache', asy
   const before = lookups();
   assert.notEqual(await cache.resolve(key), null);
   assert.equal(lookups(), before, 'the valid key was answered from the cache');
+});
+
+// PostgreSQL only: SQLite has no read-only server to fail over to.
+for (const dialect of dialects.filter((d) => d === 'postgres')) test('on a read-only PostgreSQL (a failover to a standby) a key still resolves: noting its last use is skipped, not a failure', async () => {
+  const t = await createTestApp(dialect);
+  const tree = await createTree(t);
+  const key = await createKey(t, tree.accountId, tree.root, ['reviews:read']);
+  const pool = new pg.Pool({ connectionString: t.testDb.url, max: 1, options: `-c search_path=${t.testDb.schema} -c default_transaction_read_only=on` });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    const refused = await sql`update api_keys set last_used_at = null`.execute(db).then(() => null, (e: unknown) => e);
+    assert.equal((refused as { code?: string } | null)?.code, '25006', 'the connection is read-only');
+    const principal = await principalCache(db).resolve(key);
+    assert.equal(principal?.nodeId, tree.root);
+  } finally {
+    await db.destroy();
+    await t.close();
+  }
 });

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import { FEATURE_OF_SCOPE, SCOPES, type Scope } from '../../access/scopes.ts';
 import type { DB } from '../../db/schema.ts';
+import { isReadOnlyRefusal } from '../../db/unavailable.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import type { SessionCache } from './session-changes.ts';
 import { principalFor } from '../keys/service.ts';
@@ -89,7 +90,9 @@ export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: s
   if (lastSeen + TOUCH_EVERY_MS <= now) {
     // The kept row's last_seen_at is now old: the next request reads the session again.
     sessions?.forget(idHash);
-    await repo.touchSession(db, idHash, new Date(now).toISOString());
+    await repo.touchSession(db, idHash, new Date(now).toISOString()).catch((error: unknown) => {
+      if (!isReadOnlyRefusal(error)) throw error;
+    });
   }
   const role = row.role as Role;
   const reachKey = `${row.user_id}|${role}|${row.node_id}|${row.plan_features}`;
