@@ -495,3 +495,31 @@ eachDatabase('a survey published without a question invites nobody: an empty pag
   const [invitation] = await invitations(t, survey.id);
   assert.deepEqual([invitation.status, invitation.last_error, invitation.attempts], ['cancelled', 'the survey has no questions', 0]);
 });
+
+eachDatabase('a batch notes its e-mails as sent while it is still sending, so a worker killed mid-batch leaves only the last moment\'s to send again', async (t) => {
+  const w = await world(t);
+  const d = t.dialect;
+  for (let i = 0; i < 10; i++) await checkOut(t, w, `slow-${i}-${d}@notes.example`);
+  await planInvitations(t.ctx.db, t.config.secretKey, newPlannerState());
+  const slow = await startMailSink({ delayMs: 400 }); // five connections: two rounds of 400 ms at least
+  const mailer = createMailer({ smtpUrl: slow.url, mailDir: null })!;
+  const deps = { db: t.ctx.db, mailer, secretKey: t.config.secretKey, publicUrl: t.config.publicUrl, mailFrom: t.config.mailFrom, retryScheduleS: [60], log: t.app.log };
+  const sentNow = async () => (await t.ctx.db.selectFrom('survey_invitations').select('id').where('status', '=', 'sent').execute()).length;
+  try {
+    let done = false;
+    const batch = sendDueBatch(deps).finally(() => { done = true; });
+    let notedWhileSending = 0;
+    while (!done) {
+      const noted = await sentNow();
+      if (!done) notedWhileSending = Math.max(notedWhileSending, noted);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(await batch, 10);
+    assert.ok(notedWhileSending > 0 && notedWhileSending < 10, `noted as sent before the batch ended: ${notedWhileSending} of 10`);
+    assert.equal(await sentNow(), 10, 'every e-mail noted once the batch ends');
+    assert.equal(slow.mails.length, 10);
+  } finally {
+    mailer.close();
+    await slow.close();
+  }
+});

@@ -166,7 +166,6 @@ export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<
   if (claimed.length === 0) return 0;
   const decisions = await decideBatch(db, claimed, lease, now);
   const toSend = claimed.filter((c) => decisions.get(c.id)?.kind === 'send');
-  const sent: string[] = [];
   const failed: Failure[] = [];
   const domain = new URL(deps.publicUrl).hostname;
   let next = 0;
@@ -183,44 +182,84 @@ export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<
       });
       try {
         await mailer.send(message);
-        sent.push(invitation.id);
+        hold.sent(invitation.id);
       } catch (error) {
         // This try counted when the invitation was marked sending (repo.startSending).
         failed.push({ id: invitation.id, attempts: invitation.attempts + 1, ...failureOf(error) });
       }
     }
   };
-  const renewal = renewWhileSending(deps, toSend.map((c) => c.id), lease, leaseMs);
+  const hold = holdWhileSending(deps, toSend.map((c) => c.id), lease, leaseMs);
+  let unnoted: string[];
   try {
     await Promise.all(Array.from({ length: Math.min(mailer.concurrency, toSend.length) }, sendOne));
   } finally {
-    await renewal.stop();
+    unnoted = await hold.stop();
   }
-  await record(deps, sent, failed, renewal.lease());
+  await record(deps, unnoted, failed, hold.lease());
   return claimed.length;
 }
 
+/** How often a sending batch notes the e-mails it has sent so far (see holdWhileSending). */
+const SENT_NOTE_MS = 100;
+
+interface Hold {
+  /** An e-mail of the batch went out: noted as sent within SENT_NOTE_MS. */
+  sent(id: string): void;
+  /** The lease the batch's rows hold now. */
+  lease(): string;
+  /** Stops; answers the sent e-mails not noted yet (for the batch's last write). */
+  stop(): Promise<string[]>;
+}
+
 /**
- * Keeps a batch's lease ahead of a slow SMTP server: every third of the lease, the invitations
- * still held (sent or not, until recorded) get a new lease, and the batch's writes then name that
- * one. Otherwise a batch that outlived its lease would be taken and sent again by another worker.
- * Rows whose lease already ran out and were taken keep the taker's lease, so they are not touched.
+ * What a batch does for its rows while it sends, one database write at a time (so a note never
+ * names a lease a renewal is replacing):
+ * - every third of the lease, the invitations still held get a new lease, and the batch's writes
+ *   then name that one. Otherwise a batch that outlived its lease would be taken and sent again by
+ *   another worker. Rows whose lease ran out and were taken keep the taker's lease, untouched.
+ * - every SENT_NOTE_MS, the e-mails sent since are noted as sent. A worker killed mid-batch then
+ *   leaves for the next one to send again only what it had in flight or sent in the last moment,
+ *   not the whole batch (surveys.md: a stay is invited at most once, whatever crashes happen).
+ * A note that fails (the database away) is tried again with the next one, or in the last write.
  */
-function renewWhileSending(deps: SenderDeps, ids: string[], first: string, leaseMs: number): { lease(): string; stop(): Promise<void> } {
+function holdWhileSending(deps: SenderDeps, ids: string[], first: string, leaseMs: number): Hold {
   let current = first;
-  let renewing: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    renewing = renewing.then(async () => {
+  let unnoted: string[] = [];
+  let writes: Promise<void> = Promise.resolve();
+  const renew = () => {
+    writes = writes.then(async () => {
       const next = new Date(Date.now() + leaseMs).toISOString();
       await repo.renewLease(deps.db, ids, current, next);
       current = next;
     }).catch((error: unknown) => deps.log.warn({ err: error }, 'invitation lease not renewed'));
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+  };
+  const note = () => {
+    if (unnoted.length === 0) return;
+    writes = writes.then(async () => {
+      const noting = unnoted;
+      unnoted = [];
+      const at = new Date().toISOString();
+      try {
+        await repo.settle(deps.db, noting, current, { status: 'sent', sent_at: at, last_error: null, lease_until: null, updated_at: at });
+      } catch (error) {
+        unnoted = [...noting, ...unnoted];
+        deps.log.warn({ err: error }, 'sent invitations not noted yet');
+      }
+    });
+  };
+  const renewal = setInterval(renew, Math.max(10, Math.floor(leaseMs / 3)));
+  const noting = setInterval(note, SENT_NOTE_MS);
   return {
+    sent: (id) => void unnoted.push(id),
     lease: () => current,
     async stop() {
-      clearInterval(timer);
-      await renewing;
+      clearInterval(renewal);
+      clearInterval(noting);
+      await writes;
+      const rest = unnoted;
+      unnoted = [];
+      return rest;
     },
   };
 }
