@@ -1,5 +1,8 @@
-// `repute worker`: delivers webhooks and reads reviews with the insights engine (beside `repute serve` with REPUTE_WORKER=off, or several
-// processes against one PostgreSQL); SIGTERM/SIGINT finish the attempts in flight, then exit.
+// `repute worker`: the background loops without the HTTP server (beside `repute serve` with
+// REPUTE_WORKER=off, or several processes against one PostgreSQL): webhook delivery, the insights
+// engine's extraction, survey invitations and the daily retention. SIGTERM/SIGINT finish the
+// attempts in flight, then exit. Its log lines keep the name "webhook worker" (which log searches
+// may match) though it runs all four.
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../delivery/defaults.ts';

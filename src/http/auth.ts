@@ -7,6 +7,7 @@ import type { Principal } from '../access/principal.ts';
 import type { PrincipalCache } from '../access/principal-cache.ts';
 import type { Feature, Scope } from '../access/scopes.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
+import { bearerToken } from './bearer.ts';
 import { AppError, domainError } from './errors.ts';
 
 declare module 'fastify' {
@@ -19,13 +20,6 @@ declare module 'fastify' {
 export interface KeyAuth {
   principals: PrincipalCache;
   keyFailures: AuthThrottle | null;
-}
-
-function bearer(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
 }
 
 /**
@@ -52,7 +46,7 @@ export function requireKey(auth: KeyAuth, scope: Scope | null, feature: Feature 
     admit(request, principal);
   };
   return (request, _reply, done) => {
-    const key = bearer(request);
+    const key = bearerToken(request.headers.authorization);
     if (key === null) throw new AppError(401, 'Authorization header must be "Bearer <API key>"');
     // A key known valid passes even from a refused address (one client behind a shared address
     // must not lock out the others), and so does one that authenticated lately (AuthThrottle's

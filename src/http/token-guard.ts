@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AuthThrottle } from './auth-throttle.ts';
+import { bearerToken } from './bearer.ts';
 import { AppError } from './errors.ts';
 
 /** An onRequest hook that lets through only `Authorization: Bearer <token>`; `variable` names the setting. */
@@ -10,10 +11,10 @@ export function tokenGuard(token: string | null, variable: string, failures: Aut
   return async (request) => {
     // Without a configured token the plane does not exist on the network.
     if (token === null) throw new AppError(404, `no route ${request.method} ${request.url.split('?')[0]}`);
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    const given = bearerToken(request.headers.authorization);
     // No token is no guess: answered 401 and counted nowhere (a client probing every route without one
     // must not lock its address out).
-    if (given === undefined) throw new AppError(401, `Authorization header must be "Bearer <${variable}>"`);
+    if (given === null) throw new AppError(401, `Authorization header must be "Bearer <${variable}>"`);
     // A refused address is refused, the right token included (otherwise guessing would go on),
     // unless that token authenticated lately: an operator's tools beside a failing script still work.
     failures.check(request, given);
