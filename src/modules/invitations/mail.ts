@@ -52,8 +52,6 @@ const HTML = `<!doctype html>
 const eta = new Eta({ autoEscape: true, cache: true });
 eta.loadTemplate('@invitation', HTML);
 
-export const MAIL_LANGUAGES = Object.keys(WORDS);
-
 export interface InvitationMail {
   to: string;
   from: string;
@@ -72,7 +70,7 @@ const fill = (text: string, vars: Record<string, string>): string => text.replac
 export function invitationMessage(m: InvitationMail): SendMailOptions & { fileName: string } {
   // The language the e-mail is written in: the invitation's, its base language (de for de-CH or deu), else English.
   const base = baseLanguage(m.language);
-  const language = m.language in WORDS ? m.language : base in WORDS ? base : 'en';
+  const language = Object.hasOwn(WORDS, m.language) ? m.language : Object.hasOwn(WORDS, base) ? base : 'en';
   const words = WORDS[language]!;
   const vars = { property: m.propertyName, name: m.firstName ?? '' };
   const greeting = m.firstName ? fill(words.greetingNamed, vars) : words.greeting;

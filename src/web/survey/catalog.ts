@@ -84,4 +84,3 @@ export const surveyCatalogs: { en: Catalog<Key> } & Record<string, Partial<Catal
   },
 };
 
-export type SurveyWord = Key;
