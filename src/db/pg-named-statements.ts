@@ -52,7 +52,8 @@ const runOf = (named: NamedText, values: Values): pg.QueryArrayConfig => {
 };
 
 /** pg's error for a statement whose answer did not come within query_timeout (src/db/connect.ts). */
-export const isReadTimeout = (error: unknown): boolean => (error as { message?: unknown } | null)?.message === 'Query read timeout';
+const READ_TIMEOUT = 'Query read timeout';
+const isReadTimeout = (error: unknown): boolean => (error as { message?: unknown } | null)?.message === READ_TIMEOUT;
 
 export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
   const named = new Map<string, NamedText>();
@@ -68,8 +69,10 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
   };
   const wrappers = new WeakMap<pg.PoolClient, QueryClient>();
   // A client whose statement timed out still waits for that answer (pg keeps it as the active
-  // query, and would queue every later one behind it): it goes back to the pool as broken, which
-  // discards it. Kysely releases its connections without an error, so the wrapper adds one.
+  // query, and would queue every later one behind it): later statements on it fail at once (the
+  // ROLLBACK of its transaction too, which would otherwise wait out a time-out of its own), and it
+  // goes back to the pool as broken, which discards it. Kysely releases its connections without an
+  // error, so the wrapper adds one.
   const timedOut = new WeakSet<pg.PoolClient>();
   const noticeTimeout = (client: pg.PoolClient) => (error: unknown): never => {
     if (isReadTimeout(error)) timedOut.add(client);
@@ -91,6 +94,7 @@ export function withNamedStatements(pool: pg.Pool): NamedStatementPool {
         const onError = noticeTimeout(client);
         wrapper = {
           query: (text, values) => {
+            if (timedOut.has(client)) return Promise.reject(new Error(READ_TIMEOUT));
             if (typeof text !== 'string') return client.query(text as pg.QueryConfig).catch(onError);
             const statement = namedText(text);
             if (statement === undefined) return client.query(text, values as unknown[]).catch(onError);

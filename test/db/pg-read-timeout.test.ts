@@ -31,6 +31,25 @@ for (const dialect of dialects.filter((d) => d === 'postgres')) {
         assert.ok(Date.now() - started < 6000, `failed after ${Date.now() - started} ms`);
       }
 
+      // In a transaction, the ROLLBACK after the time-out fails at once rather than waiting out a
+      // time-out of its own behind the lost answer: one time-out in all, not two.
+      const slowly = connect(viaProxy.toString(), { schema: target.schema!, poolSize: 1, queryTimeoutMs: 2500 });
+      try {
+        proxy.mode('forward');
+        let started = 0;
+        const error = await slowly.db.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx); // the transaction has begun
+          proxy.mode('blackhole');
+          started = Date.now();
+          await sql`select 2`.execute(trx);
+        }).then(() => null, (e: unknown) => e);
+        const tookMs = Date.now() - started;
+        assert.ok(isDatabaseUnavailable(error), String(error));
+        assert.ok(tookMs < 4500, `a transaction on a silent server failed after ${tookMs} ms (two time-outs would be 5,000)`);
+      } finally {
+        await slowly.destroy().catch(() => {});
+      }
+
       proxy.mode('forward');
       let answered = false;
       for (let i = 0; i < 10 && !answered; i++) answered = await count().then(() => true, () => false);
