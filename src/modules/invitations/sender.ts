@@ -201,7 +201,7 @@ export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<
 }
 
 /** How often a sending batch notes the e-mails it has sent so far (see holdWhileSending). */
-const SENT_NOTE_MS = 100;
+const SENT_NOTE_MS = 20;
 
 interface Hold {
   /** An e-mail of the batch went out: noted as sent within SENT_NOTE_MS. */
