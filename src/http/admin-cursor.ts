@@ -1,7 +1,7 @@
 // The cursor of the admin API's lists: the last row's (created_at, id), base64url, newest first.
 // Operators are trusted, so unlike the public API's cursors it is neither sealed nor bound to a key;
-// a cursor that does not decode is still a 400 naming the parameter.
-import { invalid } from '../lib/errors.ts';
+// a cursor that does not decode is still a 400 naming the parameter, with the public API's code.
+import { AppError } from './errors.ts';
 
 export interface AdminKeyset {
   created_at: string;
@@ -13,7 +13,7 @@ export const encodeAdminCursor = (row: AdminKeyset): string => Buffer.from(`${ro
 export function decodeAdminCursor(cursor: string | undefined): AdminKeyset | null {
   if (cursor === undefined) return null;
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw invalid('querystring.cursor is not a next_cursor this list gave');
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) throw new AppError(400, 'querystring.cursor is not a next_cursor this list gave', {}, 'cursor_invalid');
   return { created_at: createdAt, id };
 }
 

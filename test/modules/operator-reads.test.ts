@@ -17,7 +17,9 @@ eachDatabase('admin reads: accounts paged newest first, one account, nodes as a 
   const page2 = (await t.admin('GET', `/accounts?limit=2&cursor=${page1.next_cursor}`)).json();
   assert.deepEqual(page2.data.map((a: any) => a.id), [tree.accountId]);
   assert.deepEqual([page2.has_more, page2.next_cursor], [false, null]);
-  assert.equal((await t.admin('GET', '/accounts?cursor=%%%')).statusCode, 400);
+  const bad = await t.admin('GET', '/accounts?cursor=%%%');
+  assert.equal(bad.statusCode, 400);
+  assert.deepEqual(bad.json(), { error: 'querystring.cursor is not a next_cursor this list gave', code: 'cursor_invalid' });
   assert.equal((await t.admin('GET', '/accounts?limit=0')).statusCode, 400);
 
   const one = (await t.admin('GET', `/accounts/${tree.accountId}`)).json();
