@@ -1,4 +1,4 @@
-// The Database type for Kysely: one interface per table, as the initial migration creates them.
+// The Database type for Kysely: one interface per table, as the migrations (src/db/migrations/) leave them.
 // Ids and timestamps are ISO/UUID text, booleans 0/1 integers, JSON columns text.
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
