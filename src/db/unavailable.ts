@@ -41,6 +41,11 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 /**
  * PostgreSQL refused a write because the connection is on a read-only server (a failover to a
  * standby, or default_transaction_read_only): bookkeeping that can wait (a key's or a session's
- * last use) is skipped then, so reads keep working while writes answer 503.
+ * last use) is skipped then, so reads keep working while writes answer 503. Any other fault is
+ * thrown as it came.
  */
-export const isReadOnlyRefusal = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '25006';
+export async function unlessReadOnly(bookkeeping: Promise<unknown>): Promise<void> {
+  await bookkeeping.catch((error: unknown) => {
+    if ((error as { code?: unknown } | null)?.code !== '25006') throw error;
+  });
+}

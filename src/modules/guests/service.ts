@@ -78,7 +78,10 @@ async function nodeType(ctx: GuestContext, nodeId: string): Promise<string | nul
 }
 
 /** "an account node", "a group node": the article a node type takes. */
-const aNode = (type: string | null | undefined): string => `${/^[aeiou]/.test(type ?? 'unknown') ? 'an' : 'a'} ${type ?? 'unknown'} node`;
+function aNode(type: string | null | undefined): string {
+  const name = type ?? 'unknown';
+  return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} node`;
+}
 
 /** Which property a push lands on: the key's own, or a property node named by property_id inside the key's subtree; else 422. */
 async function resolveProperty(ctx: GuestContext, principal: Principal, requested: string | null): Promise<string> {

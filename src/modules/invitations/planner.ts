@@ -15,9 +15,9 @@ import type { Insertable, Kysely } from 'kysely';
 import type { DB, SurveyInvitationTable } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { listAccountNodePaths } from '../nodes/repository.ts';
+import { secretTokenHash } from '../../lib/secret-token.ts';
 import * as repo from './repository.ts';
 import { invitationToken } from './tokens.ts';
-import { secretTokenHash } from '../../lib/secret-token.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -15,8 +15,8 @@ import { PROPERTY } from '../nodes/service.ts';
 import { overallScore, type ParsedForm, parseForm, ratingScales } from '../surveys/answers.ts';
 import { type Definition, languagesOf, parseDefinition } from '../surveys/definition.ts';
 import { findResponseRow, findSurveyRow, startResponse, submitResponse } from '../surveys/service.ts';
-import * as repo from './repository.ts';
 import { isSecretTokenShaped, secretTokenHash } from '../../lib/secret-token.ts';
+import * as repo from './repository.ts';
 
 /** The survey as a page shows it. */
 export interface SurveyView {

@@ -200,6 +200,9 @@ export async function sendDueBatch(deps: SenderDeps, now = Date.now()): Promise<
   return claimed.length;
 }
 
+/** What noting an invitation as sent at `at` writes (while its batch sends, or at its end). */
+const sentAt = (at: string) => ({ status: 'sent', sent_at: at, last_error: null, lease_until: null, updated_at: at });
+
 /** How often a sending batch notes the e-mails it has sent so far (see holdWhileSending). */
 const SENT_NOTE_MS = 20;
 
@@ -241,7 +244,7 @@ function holdWhileSending(deps: SenderDeps, ids: string[], first: string, leaseM
       unnoted = [];
       const at = new Date().toISOString();
       try {
-        await repo.settle(deps.db, noting, current, { status: 'sent', sent_at: at, last_error: null, lease_until: null, updated_at: at });
+        await repo.settle(deps.db, noting, current, sentAt(at));
       } catch (error) {
         unnoted = [...noting, ...unnoted];
         deps.log.warn({ err: error }, 'sent invitations not noted yet');
@@ -269,7 +272,7 @@ async function record(deps: SenderDeps, sent: string[], failed: Failure[], lease
   const schedule = deps.retryScheduleS;
   await inTransaction(deps.db, async (trx) => {
     for (let i = 0; i < sent.length; i += 500) {
-      await repo.settle(trx, sent.slice(i, i + 500), lease, { status: 'sent', sent_at: at, last_error: null, lease_until: null, updated_at: at });
+      await repo.settle(trx, sent.slice(i, i + 500), lease, sentAt(at));
     }
     for (const f of failed) {
       const retryIn = schedule[f.attempts - 1];

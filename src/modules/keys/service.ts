@@ -6,7 +6,7 @@ import type { Principal } from '../../access/principal.ts';
 import { PrincipalCache } from '../../access/principal-cache.ts';
 import { SCOPES } from '../../access/scopes.ts';
 import type { DB } from '../../db/schema.ts';
-import { isReadOnlyRefusal } from '../../db/unavailable.ts';
+import { unlessReadOnly } from '../../db/unavailable.ts';
 import { accountNodeCount, PER_NODE_UNION_MAX } from '../../db/subtree-page.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { lookup, newId } from '../../lib/ids.ts';
@@ -131,9 +131,7 @@ async function loadPrincipal(db: Kysely<DB>, keyHash: string): Promise<Principal
   // Loaded means presented: the principal cache loads a key at most once per TTL per instance.
   const now = Date.now();
   if (row.last_used_at === null || Date.parse(row.last_used_at) < now - LAST_USED_RESOLUTION_MS) {
-    await markKeyUsed(db, row.id, new Date(now).toISOString()).catch((error: unknown) => {
-      if (!isReadOnlyRefusal(error)) throw error;
-    });
+    await unlessReadOnly(markKeyUsed(db, row.id, new Date(now).toISOString()));
   }
   return principalFor(db, { ...row, scopes: JSON.parse(row.scopes) as string[] });
 }

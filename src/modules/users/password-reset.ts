@@ -9,11 +9,11 @@ import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/transaction.ts';
 import type { DB } from '../../db/schema.ts';
 import type { RateLimitStore } from '../../http/rate-limit.ts';
+import { isSecretTokenShaped, newSecretToken, secretTokenHash } from '../../lib/secret-token.ts';
 import { hashPassword } from './password.ts';
 import { checkNewPassword } from './password-change.ts';
 import * as repo from './repository.ts';
 import { EMAIL_MAX } from './schemas.ts';
-import { isSecretTokenShaped, newSecretToken, secretTokenHash } from '../../lib/secret-token.ts';
 
 /** How long a link works. */
 export const RESET_TTL_S = 3600;

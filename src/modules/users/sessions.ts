@@ -8,13 +8,13 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import { FEATURE_OF_SCOPE, SCOPES, type Scope } from '../../access/scopes.ts';
 import type { DB } from '../../db/schema.ts';
-import { isReadOnlyRefusal } from '../../db/unavailable.ts';
+import { unlessReadOnly } from '../../db/unavailable.ts';
+import { isSecretTokenShaped, newSecretToken, secretTokenHash } from '../../lib/secret-token.ts';
 import type { TtlCache } from '../../lib/ttl-cache.ts';
 import type { SessionCache } from './session-changes.ts';
 import { principalFor } from '../keys/service.ts';
 import * as repo from './repository.ts';
 import type { Role } from './schemas.ts';
-import { isSecretTokenShaped, newSecretToken, secretTokenHash } from '../../lib/secret-token.ts';
 
 export interface SessionSettings {
   sessionIdleS: number;
@@ -90,9 +90,7 @@ export async function sessionOf(db: Kysely<DB>, settings: SessionSettings, id: s
   if (lastSeen + TOUCH_EVERY_MS <= now) {
     // The kept row's last_seen_at is now old: the next request reads the session again.
     sessions?.forget(idHash);
-    await repo.touchSession(db, idHash, new Date(now).toISOString()).catch((error: unknown) => {
-      if (!isReadOnlyRefusal(error)) throw error;
-    });
+    await unlessReadOnly(repo.touchSession(db, idHash, new Date(now).toISOString()));
   }
   const role = row.role as Role;
   const reachKey = `${row.user_id}|${role}|${row.node_id}|${row.plan_features}`;
